@@ -1,0 +1,133 @@
+# feint - top-level GNU Makefile.
+#   make            library (static + shared), tests, bench, examples, tools
+#   make test       build and run the tests (prints "N passed, N failed")
+#   make bench      run the benchmark on this machine (writes bench/results/)
+#   make report     model-vs-measured report from bench/results/ (bench/REPORT.md)
+#   make sanitize   build and run the tests with AddressSanitizer + UBSan
+#   make info       resolved toolchain and flags
+#   make GPU=sm_90  offload build (see gpu.mk)
+# Overridable: CC, OPT, GPU, BUILD, LIKWID=1.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+# ---- toolchain: clang-19 by default, the system C compiler otherwise --------
+CLANG19 := $(shell command -v clang-19 2>/dev/null)
+ifeq ($(origin CC),default)
+  ifneq ($(CLANG19),)
+    CC := $(CLANG19)
+  else
+    CC := cc
+    $(info feint: clang-19 not found; building the host library with '$(shell cc --version 2>/dev/null | head -n1)' (run 'make deps' as root to install clang-19))
+  endif
+endif
+IS_CLANG := $(shell $(CC) --version 2>/dev/null | grep -q clang && echo 1)
+
+OPT ?= -O3 -march=native
+BUILD ?= build
+CFLAGS_BASE := -std=c11 -Wall -Wextra -fPIC -fopenmp -Iinclude -Isrc -Iperfmodel
+# The variants need their inner loops fully unrolled before the element loop
+# is vectorised across SIMD lanes; clang's default size cap for `#pragma
+# unroll` stops short of the prism geo_generic loop nests.
+ifeq ($(IS_CLANG),1)
+  CFLAGS_UNROLL := -mllvm -pragma-unroll-threshold=200000
+endif
+CFLAGS ?= $(OPT)
+CFLAGS += $(CFLAGS_BASE) $(CFLAGS_UNROLL)
+LDFLAGS += -fopenmp
+LDLIBS += -lm
+ifeq ($(LIKWID),1)
+  CFLAGS += -DFEINT_LIKWID -DLIKWID_PERFMON
+  LDLIBS += -llikwid
+endif
+
+-include gpu.mk
+
+LIB_SRCS := $(wildcard src/*.c) $(wildcard src/variant/*.c)
+BINS :=
+-include perfmodel/perfmodel.mk
+
+LIB_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+LIB_STATIC := $(BUILD)/lib/libfeint.a
+LIB_SHARED := $(BUILD)/lib/libfeint.so
+
+TEST_SRCS := $(sort $(wildcard tests/t*.c))
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
+EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
+BENCH_BIN := $(BUILD)/bin/feint_bench
+BINS += $(BENCH_BIN)
+
+HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h perfmodel/*.h)
+
+.PHONY: all lib tests examples test check bench report sanitize info format clean install deps
+all: lib tests examples $(BINS)
+lib: $(LIB_STATIC) $(LIB_SHARED)
+tests: $(TEST_BINS)
+examples: $(EXAMPLE_BINS)
+
+$(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB_STATIC): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIB_SHARED): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/test_util.h $(LIB_STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+
+$(BUILD)/examples/%: examples/%.c $(LIB_STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+
+GIT_HASH := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+$(BENCH_BIN): bench/feint_bench.c $(LIB_STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+
+# ---- the two commands of README.md -----------------------------------------
+# deps first (installs clang-19 & co. when root), then a fresh make so that the
+# toolchain is resolved again.
+test: deps
+	@$(MAKE) --no-print-directory check
+
+check: $(TEST_BINS) $(EXAMPLE_BINS)
+	@tools/run-tests.sh $(BUILD)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BENCH_BIN)
+	@tools/run-bench.sh $(BENCH_BIN)
+
+deps:
+	@tools/deps.sh
+
+sanitize:
+	@$(MAKE) --no-print-directory BUILD=build-sanitize OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" LDFLAGS="-fsanitize=address,undefined" check
+
+info:
+	@echo "CC       = $(CC) ($(shell $(CC) --version 2>/dev/null | head -n1))"
+	@echo "CFLAGS   = $(CFLAGS)"
+	@echo "LDFLAGS  = $(LDFLAGS)"
+	@echo "LDLIBS   = $(LDLIBS)"
+	@echo "BUILD    = $(BUILD)"
+	@echo "GPU      = $(if $(GPU),$(GPU),none (host build))"
+	@echo "OpenMP   = $(shell echo '_OPENMP' | $(CC) -fopenmp -E -P -x c - 2>/dev/null | tail -n1)"
+	@echo "threads  = $(shell nproc)"
+
+format:
+	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h)
+
+PREFIX ?= /usr/local
+install: lib
+	install -d $(PREFIX)/include $(PREFIX)/lib
+	install -m 644 include/*.h $(PREFIX)/include
+	install -m 644 $(LIB_STATIC) $(LIB_SHARED) $(PREFIX)/lib
+
+clean:
+	rm -rf build build-*

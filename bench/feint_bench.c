@@ -1,0 +1,494 @@
+/*
+ * feint_bench - measure every variant of feint on the four cases of seed 000
+ * (tet4/prism6 x Poisson/conv-diff), natural and blocked layouts, and put each
+ * time beside the lower bound of the performance model computed from a
+ * bandwidth (STREAM triad, nontemporal stores) and a flop rate (peak-FMA
+ * kernel) measured in the same run, interleaved with the kernel runs.
+ *
+ * Run rules
+ *  - >= 4 Mi distinct elements per case (perturbed meshes: no two alike),
+ *    arrays far beyond the last-level cache; threads as OpenMP gives them
+ *    (make bench pins them: OMP_PROC_BIND=close, OMP_PLACES=cores).
+ *  - Per configuration: one untimed warm-up, then `reps` timed runs; before
+ *    each timed kernel run one triad run and one FMA run are timed.  Reported:
+ *    min / median / max of the kernel; the bound uses the median triad
+ *    bandwidth and the median FMA rate of the same configuration's reps.
+ *  - Kernel time only (FEINT_FLAG_TRUST_GEOMETRY): the validation pass that
+ *    feint_integrate runs by default is timed in its own row (variant
+ *    "geometry_check"), so its cost is visible, not hidden.
+ *  - Bytes and flops per element come from the performance model
+ *    (feint_pm_counts_get): bytes = compulsory traffic (inputs read once,
+ *    outputs written once with streaming stores); % of bound = bound / min.
+ *  - Every configuration is validated against the serial reference (every
+ *    7th element, all lanes and entries) before it is reported; PASS/FAIL on
+ *    every line; exit status 1 if any FAIL.
+ *
+ * Usage: feint_bench [--elements N] [--reps R] [--csv FILE | --no-csv]
+ *                    [--case tet4-poisson,...] [--quick]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "feint.h"
+#include "feint_likwid.h"
+#include "feint_perfmodel.h"
+
+#ifndef FEINT_GIT_HASH
+#define FEINT_GIT_HASH "unknown"
+#endif
+#ifndef FEINT_BUILD_FLAGS
+#define FEINT_BUILD_FLAGS "unknown"
+#endif
+
+#define MAX_REPS 64
+
+typedef struct {
+  size_t elements;   /* minimum number of elements per case */
+  int reps;          /* timed repetitions (at most) */
+  double budget_s;   /* time budget per configuration: fewer reps for slow kernels */
+  const char *csv;   /* result file, NULL: none */
+  const char *cases; /* comma-separated filter, NULL: all */
+  size_t triad_n;    /* triad length (doubles per array) */
+} options;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double *alloc_doubles(size_t n) {
+  const size_t bytes = (n * sizeof(double) + 63) / 64 * 64 + 64;
+  double *p = aligned_alloc(64, bytes);
+  if (!p) {
+    fprintf(stderr, "feint_bench: cannot allocate %zu MB\n", bytes >> 20);
+    exit(2);
+  }
+  return p;
+}
+
+/* First-touch in parallel, with the same static schedule as the kernels, so
+ * pages land near the threads that stream them. */
+static void parallel_fill(double *p, size_t n, double v) {
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; i++) p[i] = v;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n) {
+  double s[MAX_REPS];
+  memcpy(s, v, (size_t)n * sizeof(double));
+  qsort(s, (size_t)n, sizeof(double), cmp_double);
+  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+static double vmin(const double *v, int n) {
+  double m = v[0];
+  for (int i = 1; i < n; i++) m = v[i] < m ? v[i] : m;
+  return m;
+}
+
+static double vmax(const double *v, int n) {
+  double m = v[0];
+  for (int i = 1; i < n; i++) m = v[i] > m ? v[i] : m;
+  return m;
+}
+
+/* The machine characterisation runs interleaved with the kernels. */
+typedef struct {
+  double *a, *b, *c;
+  size_t n;
+  size_t fma_iters;
+} probe;
+
+static void probe_init(probe *p, size_t n) {
+  p->n = n;
+  p->a = alloc_doubles(n);
+  p->b = alloc_doubles(n);
+  p->c = alloc_doubles(n);
+  parallel_fill(p->a, n, 0.0);
+  parallel_fill(p->b, n, 1.0);
+  parallel_fill(p->c, n, 2.0);
+  /* FMA iterations for ~20 ms */
+  size_t iters = 1u << 16;
+  for (;;) {
+    const double t = feint_pm_time_fma(iters, NULL);
+    if (t > 0.02 || iters > (1u << 30)) break;
+    iters *= 2;
+  }
+  p->fma_iters = iters;
+}
+
+static double probe_triad_gbs(const probe *p) {
+  const double t = feint_pm_time_triad(p->a, p->b, p->c, p->n);
+  return feint_pm_gbs(feint_pm_triad_bytes(p->n), t);
+}
+
+static double probe_fma_gflops(const probe *p) {
+  int nthreads = 1;
+  const double t = feint_pm_time_fma(p->fma_iters, &nthreads);
+  return feint_pm_gflops(feint_pm_fma_flops(p->fma_iters, nthreads), t);
+}
+
+/* One case's data: natural and blocked copies of geometry (general and, for
+ * geo_linear prisms, affine mesh) and coefficients, outputs, and the
+ * reference on the validation sample. */
+typedef struct {
+  feint_element el;
+  feint_problem pb;
+  size_t num_elem, ng, nc, na, nb;
+  int num_qpts;
+  double *geo[2][2]; /* [mesh: 0 general, 1 affine][layout] */
+  double *coef[2];   /* [layout] */
+  double *A, *b;     /* outputs (blocked size) */
+} case_data;
+
+#define SAMPLE_STRIDE 7
+
+static void case_setup(case_data *cd, feint_element el, feint_problem pb, size_t min_elem) {
+  memset(cd, 0, sizeof *cd);
+  cd->el = el;
+  cd->pb = pb;
+  const double per_cell = el == FEINT_TET4 ? 6.0 : 2.0;
+  size_t n = (size_t)ceil(cbrt((double)min_elem / per_cell));
+  while (1) {
+    feint_mesh_box_count(el, n, n, n, &cd->num_elem);
+    if (cd->num_elem >= min_elem) break;
+    n++;
+  }
+  feint_element_info ei;
+  feint_element_get_info(el, &ei);
+  cd->num_qpts = ei.num_qpts;
+  feint_array_entries(el, pb, FEINT_ARRAY_GEOMETRY, &cd->ng);
+  feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &cd->nc);
+  feint_array_entries(el, pb, FEINT_ARRAY_A, &cd->na);
+  feint_array_entries(el, pb, FEINT_ARRAY_B, &cd->nb);
+  size_t len;
+  for (int m = 0; m < 2; m++) {
+    if (m == 1 && el == FEINT_TET4) { /* tetrahedra are affine: one mesh */
+      cd->geo[1][0] = cd->geo[0][0];
+      cd->geo[1][1] = cd->geo[0][1];
+      continue;
+    }
+    for (int l = 0; l < 2; l++) {
+      feint_array_len(el, pb, FEINT_ARRAY_GEOMETRY, (feint_layout)l, cd->num_elem, &len);
+      cd->geo[m][l] = alloc_doubles(len);
+      parallel_fill(cd->geo[m][l], len, 0.0);
+      feint_mesh_box(el, n, n, n, m == 0 ? FEINT_PERTURB_GENERAL : FEINT_PERTURB_AFFINE, 0.2,
+                     42 + (unsigned)m, (feint_layout)l, cd->geo[m][l]);
+    }
+  }
+  for (int l = 0; l < 2; l++) {
+    feint_array_len(el, pb, FEINT_ARRAY_COEFFS, (feint_layout)l, cd->num_elem, &len);
+    cd->coef[l] = alloc_doubles(len);
+    parallel_fill(cd->coef[l], len, 0.0);
+  }
+  /* coefficients: a fixed-seed hash of the index, in [-1, 1) */
+  for (size_t i = 0; i < cd->num_elem * cd->nc; i++) {
+    unsigned long long z = 0x9E3779B97F4A7C15ull * (i + 1);
+    z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
+    cd->coef[0][i] = -1.0 + 2.0 * (double)(z >> 11) * 0x1.0p-53;
+  }
+  feint_layout_convert(cd->num_elem, cd->nc, FEINT_LAYOUT_NATURAL, cd->coef[0],
+                       FEINT_LAYOUT_BLOCKED, cd->coef[1]);
+  feint_array_len(el, pb, FEINT_ARRAY_A, FEINT_LAYOUT_BLOCKED, cd->num_elem, &len);
+  cd->A = alloc_doubles(len);
+  parallel_fill(cd->A, len, 0.0);
+  feint_array_len(el, pb, FEINT_ARRAY_B, FEINT_LAYOUT_BLOCKED, cd->num_elem, &len);
+  cd->b = alloc_doubles(len);
+  parallel_fill(cd->b, len, 0.0);
+}
+
+static void case_free(case_data *cd) {
+  for (int m = 0; m < 2; m++)
+    for (int l = 0; l < 2; l++)
+      if (m == 0 || cd->el != FEINT_TET4) free(cd->geo[m][l]);
+  free(cd->coef[0]);
+  free(cd->coef[1]);
+  free(cd->A);
+  free(cd->b);
+}
+
+/* Compare the sampled elements of the output with the serial reference,
+ * tolerance 2 (n_terms + 16) eps S as in tests/t301_variants.c.  Returns the
+ * number of mismatching entries. */
+static size_t validate(const case_data *cd, int mesh, feint_layout lout) {
+  const size_t B = FEINT_BLOCK_LEN;
+  const double *geo = cd->geo[mesh][FEINT_LAYOUT_NATURAL];
+  const double n_terms = (double)cd->num_qpts * (cd->pb == FEINT_POISSON ? 3 : 16);
+  size_t bad = 0;
+#pragma omp parallel for schedule(static) reduction(+ : bad)
+  for (size_t e = 0; e < cd->num_elem; e += SAMPLE_STRIDE) {
+    double A_ref[FEINT_MAX_NODES * FEINT_MAX_NODES], b_ref[FEINT_MAX_NODES];
+    double A_abs[FEINT_MAX_NODES * FEINT_MAX_NODES], b_abs[FEINT_MAX_NODES];
+    feint_integrate_reference(cd->el, cd->pb, 1, geo + e * cd->ng, cd->coef[0] + e * cd->nc,
+                              A_ref, b_ref, A_abs, b_abs);
+    const double scale = 2.0 * (n_terms + 16.0) * DBL_EPSILON;
+    for (size_t k = 0; k < cd->na + cd->nb; k++) {
+      const int is_a = k < cd->na;
+      const size_t kk = is_a ? k : k - cd->na, size = is_a ? cd->na : cd->nb;
+      const double *out = is_a ? cd->A : cd->b;
+      const size_t at = lout == FEINT_LAYOUT_BLOCKED ? (e / B) * B * size + kk * B + e % B
+                                                     : e * size + kk;
+      const double ref = is_a ? A_ref[kk] : b_ref[kk], s = is_a ? A_abs[kk] : b_abs[kk];
+      if (!(fabs(out[at] - ref) <= scale * s)) bad++;
+    }
+  }
+  return bad;
+}
+
+typedef struct {
+  const char *variant;
+  feint_layout layout;
+  int reps;
+  double t[MAX_REPS], gbs[MAX_REPS], gflops[MAX_REPS];
+  long long bytes, flops;
+  int pass;
+} result;
+
+static FILE *csv_out;
+static int any_fail;
+static char platform_name[96];
+
+static void report(const case_data *cd, const result *r) {
+  const double ns_min = feint_pm_ns_per_elem(vmin(r->t, r->reps), (double)cd->num_elem);
+  const double ns_med = feint_pm_ns_per_elem(median(r->t, r->reps), (double)cd->num_elem);
+  const double ns_max = feint_pm_ns_per_elem(vmax(r->t, r->reps), (double)cd->num_elem);
+  const double triad = median(r->gbs, r->reps), fma = median(r->gflops, r->reps);
+  double bound_ns;
+  feint_pm_bound bound;
+  feint_pm_predict(r->bytes, r->flops, triad, fma, &bound_ns, &bound);
+  const double gbs_at_min = (double)r->bytes / ns_min, gflops_at_min = (double)r->flops / ns_min;
+  const double pct = feint_pm_pct_of_bound(bound_ns, ns_min);
+  const double pct_med = feint_pm_pct_of_bound(bound_ns, ns_med);
+  char case_name[32];
+  snprintf(case_name, sizeof case_name, "%s-%s", feint_element_name(cd->el),
+           feint_problem_name(cd->pb));
+  printf("%-16s %-16s %-8s %9.2f %9.2f %8.1f %8.1f %9.2f %-8s %6.1f%% %6.1f%%  %s\n", case_name,
+         r->variant, feint_layout_name(r->layout), ns_min, ns_med, gbs_at_min, gflops_at_min,
+         bound_ns, feint_pm_bound_name(bound), pct, pct_med, r->pass ? "PASS" : "FAIL");
+  fflush(stdout);
+  if (!r->pass) any_fail = 1;
+  if (csv_out)
+    fprintf(csv_out,
+            "%s,host,%s,%s,%s,%s,%s,%s,%zu,%d,%.4f,%.4f,%.4f,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%s,"
+            "%.2f,%s\n",
+            platform_name, case_name, feint_element_name(cd->el), feint_problem_name(cd->pb),
+            r->variant, feint_layout_name(r->layout), feint_layout_name(r->layout),
+            cd->num_elem, r->reps, ns_min, ns_med, ns_max, r->bytes, r->flops, gbs_at_min,
+            gflops_at_min, triad, fma, bound_ns, feint_pm_bound_name(bound), pct,
+            r->pass ? "PASS" : "FAIL");
+}
+
+/* Time one configuration: warm-up, then interleaved triad / FMA / kernel. */
+static void run_config(const options *o, const probe *p, case_data *cd, int v, feint_layout l) {
+  result r = {0};
+  feint_variant_info vi;
+  feint_variant_get_info((feint_variant)v, &vi);
+  const int mesh = vi.geo_linear && cd->el == FEINT_PRISM6 ? 1 : 0;
+  feint_pm_counts pc;
+  feint_pm_counts_get(cd->el, cd->pb, (feint_variant)v, &pc);
+  r.variant = vi.name;
+  r.layout = l;
+  r.bytes = pc.bytes_compulsory;
+  r.flops = pc.flops;
+  const feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, l, l,
+                                     FEINT_FLAG_TRUST_GEOMETRY};
+  double t0 = now_s();
+  feint_status st = feint_integrate(&desc, cd->num_elem, cd->geo[mesh][l], cd->coef[l], cd->A, cd->b);
+  const double t_first = now_s() - t0;
+  if (st != FEINT_SUCCESS) {
+    fprintf(stderr, "feint_bench: %s\n", feint_last_error());
+    any_fail = 1;
+    return;
+  }
+  int reps = (int)ceil(o->budget_s / (t_first + 0.05));
+  reps = reps < 3 ? 3 : reps > o->reps ? o->reps : reps;
+  for (int i = 0; i < reps; i++) {
+    r.gbs[i] = probe_triad_gbs(p);
+    r.gflops[i] = probe_fma_gflops(p);
+    /* likwid counts per thread: start/stop the region in every thread */
+#pragma omp parallel
+    FEINT_MARKER_START(vi.name);
+    t0 = now_s();
+    feint_integrate(&desc, cd->num_elem, cd->geo[mesh][l], cd->coef[l], cd->A, cd->b);
+    r.t[i] = now_s() - t0;
+#pragma omp parallel
+    FEINT_MARKER_STOP(vi.name);
+  }
+  r.reps = reps;
+  r.pass = validate(cd, mesh, l) == 0;
+  report(cd, &r);
+}
+
+/* The default validation pass, timed alone: bytes = the geometry array. */
+static void run_geometry_check(const options *o, const probe *p, case_data *cd, feint_layout l) {
+  result r = {0};
+  r.variant = "geometry_check";
+  r.layout = l;
+  r.bytes = (long long)(cd->ng * sizeof(double));
+  r.flops = 0;
+  /* The pass runs inside feint_integrate; its cost is the difference of a
+   * checked and a trusted call of the same kernel, rep by rep. */
+  const feint_variant v = FEINT_QSS_GEO_GENERIC;
+  feint_integrate_desc checked = {cd->el, cd->pb, v, l, l, 0}, trusted = checked;
+  trusted.flags = FEINT_FLAG_TRUST_GEOMETRY;
+  const int reps = o->reps < 5 ? o->reps : 5;
+  for (int i = 0; i < reps; i++) {
+    r.gbs[i] = probe_triad_gbs(p);
+    r.gflops[i] = probe_fma_gflops(p);
+    double t0 = now_s();
+    feint_integrate(&checked, cd->num_elem, cd->geo[0][l], cd->coef[l], cd->A, cd->b);
+    const double t_checked = now_s() - t0;
+    t0 = now_s();
+    feint_integrate(&trusted, cd->num_elem, cd->geo[0][l], cd->coef[l], cd->A, cd->b);
+    r.t[i] = t_checked - (now_s() - t0);
+    if (r.t[i] <= 0) r.t[i] = 1e-9;
+  }
+  r.reps = reps;
+  r.pass = 1;
+  report(cd, &r);
+}
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: feint_bench [--elements N] [--reps R] [--budget SECONDS] [--csv FILE | --no-csv]\n"
+          "                   [--case tet4-poisson,prism6-convdiff,...] [--quick]\n");
+  exit(2);
+}
+
+static void platform_slug(char *out, size_t n) {
+  char model[128] = "cpu";
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (f) {
+    char line[256];
+    while (fgets(line, sizeof line, f))
+      if (strncmp(line, "model name", 10) == 0) {
+        const char *c = strchr(line, ':');
+        if (c) snprintf(model, sizeof model, "%s", c + 2);
+        break;
+      }
+    fclose(f);
+  }
+  size_t j = 0;
+  int dash = 0;
+  for (size_t i = 0; model[i] && j + 1 < n - 8; i++) {
+    const char ch = model[i];
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+      out[j++] = ch;
+      dash = 0;
+    } else if (ch >= 'A' && ch <= 'Z') {
+      out[j++] = (char)(ch - 'A' + 'a');
+      dash = 0;
+    } else if (!dash && j > 0) {
+      out[j++] = '-';
+      dash = 1;
+    }
+  }
+  while (j > 0 && out[j - 1] == '-') j--;
+  snprintf(out + j, n - j, "-%dt", omp_get_max_threads());
+}
+
+int main(int argc, char **argv) {
+  options o = {4u << 20, 10, 3.0, "auto", NULL, 1u << 25};
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--elements") && i + 1 < argc)
+      o.elements = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      o.reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
+      o.budget_s = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+      o.csv = argv[++i];
+    else if (!strcmp(argv[i], "--no-csv"))
+      o.csv = NULL;
+    else if (!strcmp(argv[i], "--case") && i + 1 < argc)
+      o.cases = argv[++i];
+    else if (!strcmp(argv[i], "--quick")) {
+      o.elements = 100000;
+      o.reps = 3;
+      o.budget_s = 0.2;
+      o.triad_n = 1u << 20;
+      o.csv = NULL;
+    } else
+      usage();
+  }
+  if (o.reps < 3 || o.reps > MAX_REPS || o.elements == 0) usage();
+
+  platform_slug(platform_name, sizeof platform_name);
+  char date[16], host[64] = "unknown";
+  const time_t tnow = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tnow));
+  gethostname(host, sizeof host);
+  char csv_path[256];
+  if (o.csv && !strcmp(o.csv, "auto")) {
+    snprintf(csv_path, sizeof csv_path, "bench/results/%s_%s.csv", platform_name, date);
+    o.csv = csv_path;
+  }
+
+  printf("# feint %s bench (git %s)\n", FEINT_VERSION_STRING, FEINT_GIT_HASH);
+  printf("# platform %s, host %s, date %s, %d OpenMP threads, double precision\n", platform_name,
+         host, date, omp_get_max_threads());
+  printf("# build: %s\n", FEINT_BUILD_FLAGS);
+  printf("# >= %zu elements per case, up to %d timed reps (budget %.1f s per line), first run "
+         "dropped\n",
+         o.elements, o.reps, o.budget_s);
+  printf("# bound = max(bytes / triad GB/s, flops / FMA GFLOP/s), both medians measured\n"
+         "# interleaved with this line's reps; %% = bound / time (min and median)\n");
+  probe p;
+  probe_init(&p, o.triad_n);
+  printf("# triad: %zu doubles per array (%.0f MB in all); FMA: %zu iterations x %d chains x %d "
+         "lanes per thread; timer resolution %.0f ns\n",
+         p.n, 24.0 * (double)p.n / 1e6, p.fma_iters, FEINT_PM_FMA_CHAINS, feint_pm_fma_width(),
+         1e9 * omp_get_wtick());
+  printf("%-16s %-16s %-8s %9s %9s %8s %8s %9s %-8s %7s %7s  %s\n", "case", "variant", "layout",
+         "ns_min", "ns_med", "GB/s", "GFLOP/s", "bound_ns", "bound", "%min", "%med", "check");
+
+  if (o.csv) {
+    csv_out = fopen(o.csv, "w");
+    if (!csv_out) {
+      fprintf(stderr, "feint_bench: cannot write %s\n", o.csv);
+      return 2;
+    }
+    fprintf(csv_out, "# platform: %s\n# device: host\n# date: %s\n# git: %s\n# compiler: %s\n",
+            platform_name, date, FEINT_GIT_HASH, FEINT_BUILD_FLAGS);
+    fprintf(csv_out, "# flags: %s\n# threads: %d\n# host: %s\n", FEINT_BUILD_FLAGS,
+            omp_get_max_threads(), host);
+    fprintf(csv_out,
+            "platform,device,case,element,problem,variant,layout_in,layout_out,num_elem,reps,"
+            "ns_min,ns_median,ns_max,bytes_per_elem,flops_per_elem,gbs_at_min,gflops_at_min,"
+            "triad_gbs_median,fma_gflops_median,bound_ns,bound_kind,pct_of_bound,status\n");
+  }
+  FEINT_MARKER_INIT;
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++) {
+      char name[32];
+      snprintf(name, sizeof name, "%s-%s", feint_element_name((feint_element)el),
+               feint_problem_name((feint_problem)pb));
+      if (o.cases && !strstr(o.cases, name)) continue;
+      case_data cd;
+      case_setup(&cd, (feint_element)el, (feint_problem)pb, o.elements);
+      for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
+        for (int v = 0; v < FEINT_VARIANT_COUNT; v++) run_config(&o, &p, &cd, v, (feint_layout)l);
+        run_geometry_check(&o, &p, &cd, (feint_layout)l);
+      }
+      case_free(&cd);
+    }
+  FEINT_MARKER_CLOSE;
+  if (csv_out) {
+    fclose(csv_out);
+    printf("# results written to %s\n", o.csv);
+  }
+  return any_fail;
+}

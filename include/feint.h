@@ -1,0 +1,254 @@
+/*
+ * feint.h - public C API of feint (finite element numerical integration).
+ *
+ * feint computes element stiffness matrices A^e and load vectors b^e for
+ * batches of first-order finite elements (formulas (6)-(7) of Banas, Kruzel,
+ * Bielanski, "Finite element numerical integration for first order
+ * approximations on multi-core architectures"), with one of six algorithm
+ * variants (loop orders QSS, SQS, SSQ x geometry treatment geo_linear,
+ * geo_generic), on the host with OpenMP threads + SIMD.
+ *
+ * Conventions used throughout this header
+ *  - All arrays are double precision and live in host memory.
+ *  - "N_S" is the number of shape functions (= nodes) of the element, "N_Q"
+ *    the number of quadrature points, N_D = 3 the space dimension.
+ *  - Every function returns a feint_status; FEINT_SUCCESS is 0.  On any
+ *    argument error the output arrays are left untouched, and
+ *    feint_last_error() returns a sentence naming the argument, the value
+ *    received and what is allowed.
+ *  - Functions are thread-safe: the error record is thread-local.
+ *
+ * Array shapes (natural layout; "e" is the element index, 0 <= e < num_elem)
+ *  geometry : [num_elem][N_S][3]   node coordinates x,y,z of each vertex, in the
+ *                                  node order of the reference element below.
+ *  coeffs   : Poisson  [num_elem][N_Q]  the load f at each quadrature point,
+ *                                  in the order of feint_element_info().qpts.
+ *             conv-diff [num_elem][20]  c^{ij} for i,j = 0..3 row-major (16
+ *                                  values, index 0 = function value, 1..3 =
+ *                                  d/dx, d/dy, d/dz), then d^i, i = 0..3.
+ *                                  Constant over the element.
+ *  A_e      : [num_elem][N_S][N_S] row-major; A_e[e][r][s] couples test
+ *                                  function r with trial function s.
+ *  b_e      : [num_elem][N_S]
+ *
+ * Blocked (coalesced) layout: elements are grouped in blocks of
+ * FEINT_BLOCK_LEN; entry k of element e of an array with `size` entries per
+ * element is stored at  [(e / B) * B * size + k * B + e % B]  with
+ * B = FEINT_BLOCK_LEN.  A blocked array always holds whole blocks:
+ * ceil(num_elem / B) * B * size doubles (use feint_array_len).  Entries of the
+ * padding lanes of the last block are never read and never written.
+ *
+ * Reference elements
+ *  FEINT_TET4  : vertices (0,0,0) (1,0,0) (0,1,0) (0,0,1);
+ *                phi = 1-x-y-z, x, y, z; 4-point degree-2 rule.
+ *  FEINT_PRISM6: triangle (0,0) (1,0) (0,1) x segment z in [-1,1]; nodes 0-2
+ *                at z=-1, nodes 3-5 above them at z=+1;
+ *                phi = L_i(x,y) (1 -+ z)/2; 3-point degree-2 triangle rule
+ *                x 2-point Gauss rule = 6 points (triangle point fastest).
+ */
+#ifndef FEINT_H
+#define FEINT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FEINT_VERSION_MAJOR 0
+#define FEINT_VERSION_MINOR 1
+#define FEINT_VERSION_STRING "0.1.0"
+
+/* Number of elements per block of the blocked layout (one SIMD vector of
+ * doubles on AVX-512, two on AVX2; a quarter warp on NVIDIA GPUs). */
+#define FEINT_BLOCK_LEN 8
+
+/* Largest N_S and N_Q of any element feint supports (for stack buffers). */
+#define FEINT_MAX_NODES 6
+#define FEINT_MAX_QPTS 6
+
+typedef enum {
+  FEINT_SUCCESS = 0,
+  FEINT_ERR_NULL_ARG,      /* a required pointer was NULL */
+  FEINT_ERR_BAD_SIZE,      /* a size is invalid or overflows size_t */
+  FEINT_ERR_OUT_OF_RANGE,  /* an enum or index argument is out of range */
+  FEINT_ERR_UNSUPPORTED,   /* valid arguments, but a combination feint refuses */
+  FEINT_ERR_NO_DEVICE,     /* a device was required and none is available */
+  FEINT_ERR_ALLOC,         /* memory allocation failed */
+  FEINT_ERR_DEVICE,        /* the device runtime reported an error */
+  FEINT_ERR_DEGENERATE,    /* an element is degenerate or inverted */
+  FEINT_ERR_NOT_AFFINE,    /* geo_linear was asked for on a non-affine element */
+  FEINT_STATUS_COUNT
+} feint_status;
+
+typedef enum { FEINT_TET4 = 0, FEINT_PRISM6, FEINT_ELEMENT_COUNT } feint_element;
+
+typedef enum { FEINT_POISSON = 0, FEINT_CONVDIFF, FEINT_PROBLEM_COUNT } feint_problem;
+
+typedef enum {
+  FEINT_QSS_GEO_LINEAR = 0, /* Algorithm 3 of the paper */
+  FEINT_QSS_GEO_GENERIC,    /* Algorithm 2 */
+  FEINT_SQS_GEO_LINEAR,     /* Algorithm 5 */
+  FEINT_SQS_GEO_GENERIC,    /* Algorithm 4 */
+  FEINT_SSQ_GEO_LINEAR,     /* Algorithm 7 */
+  FEINT_SSQ_GEO_GENERIC,    /* Algorithm 6 */
+  FEINT_VARIANT_COUNT
+} feint_variant;
+
+typedef enum { FEINT_LAYOUT_NATURAL = 0, FEINT_LAYOUT_BLOCKED, FEINT_LAYOUT_COUNT } feint_layout;
+
+/* The per-element arrays of one integration call. */
+typedef enum {
+  FEINT_ARRAY_GEOMETRY = 0,
+  FEINT_ARRAY_COEFFS,
+  FEINT_ARRAY_A,
+  FEINT_ARRAY_B,
+  FEINT_ARRAY_COUNT
+} feint_array;
+
+/* Flags of feint_integrate_desc.flags. */
+enum {
+  /* Skip the validation pass over the geometry (degenerate, inverted and, for
+   * geo_linear, non-affine elements).  The caller promises valid elements;
+   * an invalid one then produces meaningless A_e/b_e for that element (never
+   * for others).  Saves one read of the geometry array. */
+  FEINT_FLAG_TRUST_GEOMETRY = 1u << 0
+};
+
+/* One integration call: which case, which variant, which layouts. */
+typedef struct {
+  feint_element element;
+  feint_problem problem;
+  feint_variant variant;
+  feint_layout layout_in;  /* geometry and coeffs */
+  feint_layout layout_out; /* A_e and b_e */
+  unsigned flags;          /* 0 or FEINT_FLAG_* */
+} feint_integrate_desc;
+
+/* Description of a variant, for iteration by tests and benchmarks. */
+typedef struct {
+  const char *name;        /* "qss_geo_linear", ... */
+  const char *algorithm;   /* "Algorithm 3 (seed 000)" */
+  const char *description; /* one sentence */
+  const char *runs_on;     /* "host" (this build) */
+  int geo_linear;          /* 1 if the variant needs affine elements */
+  int deterministic;       /* 1: bitwise identical results run to run */
+} feint_variant_info;
+
+/* Reference element data, exposed for tests and host codes. */
+typedef struct {
+  const char *name; /* "tet4", "prism6" */
+  int num_nodes;    /* N_S */
+  int num_qpts;     /* N_Q */
+  int qdeg;         /* polynomial degree the quadrature integrates exactly */
+  double ref_volume;                       /* volume of the reference element */
+  const double (*nodes)[3];                /* [N_S][3] reference node coordinates */
+  const double (*qpts)[3];                 /* [N_Q][3] quadrature points */
+  const double *qwts;                      /* [N_Q] weights (sum = ref_volume) */
+  const double (*phi)[FEINT_MAX_NODES];    /* [N_Q][N_S] shape values at qpts */
+  const double (*dphi)[FEINT_MAX_NODES][3]; /* [N_Q][N_S][3] reference gradients */
+} feint_element_info;
+
+/* ---- Status and errors -------------------------------------------------- */
+
+/* One sentence describing a status code (never NULL). */
+const char *feint_status_string(feint_status status);
+
+/* The message recorded by the last failing feint call on this thread:
+ * "function(): sentence".  Empty string if none failed. */
+const char *feint_last_error(void);
+
+/* ---- Introspection ------------------------------------------------------ */
+
+/* Fill *info for a variant.  FEINT_ERR_OUT_OF_RANGE for an unknown variant. */
+feint_status feint_variant_get_info(feint_variant variant, feint_variant_info *info);
+
+/* Fill *info for an element type. */
+feint_status feint_element_get_info(feint_element element, feint_element_info *info);
+
+/* Evaluate all shape functions of an element at a point xi of its reference
+ * element: phi[n] (n < N_S) and, if dphi != NULL, the reference gradients
+ * dphi[n][0..2] = d phi_n / d xi_0..2.  Points outside the element are
+ * allowed (the polynomials are evaluated). */
+feint_status feint_element_eval(feint_element element, const double xi[3], double *phi,
+                                double (*dphi)[3]);
+
+/* Names of enum values ("tet4", "poisson", "natural"); NULL if out of range. */
+const char *feint_element_name(feint_element element);
+const char *feint_problem_name(feint_problem problem);
+const char *feint_layout_name(feint_layout layout);
+
+/* Number of doubles per element of one array of a case (Table 3 of the
+ * paper): e.g. tet4/poisson geometry 12, coeffs 4, A 16, b 4. */
+feint_status feint_array_entries(feint_element element, feint_problem problem,
+                                 feint_array array, size_t *entries);
+
+/* Number of doubles to allocate for one array of num_elem elements in a
+ * layout (blocked rounds up to whole blocks).  FEINT_ERR_BAD_SIZE if the
+ * count, or the count in bytes, overflows size_t. */
+feint_status feint_array_len(feint_element element, feint_problem problem, feint_array array,
+                             feint_layout layout, size_t num_elem, size_t *len);
+
+/* ---- Integration -------------------------------------------------------- */
+
+/* Compute A_e and b_e for num_elem elements of one case.
+ *  desc     : case, variant, layouts and flags (see feint_integrate_desc).
+ *  geometry : host array, feint_array_len(..., FEINT_ARRAY_GEOMETRY, layout_in)
+ *  coeffs   : host array, feint_array_len(..., FEINT_ARRAY_COEFFS, layout_in)
+ *  A_e, b_e : host arrays, layout_out; fully overwritten (padding lanes of a
+ *             blocked array excepted).  A_e and b_e must not overlap the
+ *             inputs or each other.
+ * num_elem = 0 is a no-op (pointers may then be NULL).
+ * Errors: FEINT_ERR_NULL_ARG, FEINT_ERR_OUT_OF_RANGE (enum values),
+ * FEINT_ERR_BAD_SIZE (overflow), FEINT_ERR_DEGENERATE (an element with a
+ * non-positive or non-finite Jacobian determinant at a quadrature point; the
+ * message names the lowest such element index), FEINT_ERR_NOT_AFFINE
+ * (geo_linear variant on a non-affine element; the message names it).
+ * The geometry checks are skipped with FEINT_FLAG_TRUST_GEOMETRY. */
+feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
+                             const double *geometry, const double *coeffs, double *A_e,
+                             double *b_e);
+
+/* Copy an array of num_elem elements, `entries` doubles each, from one layout
+ * to the other (src and dst must not overlap).  Same layout: plain copy. */
+feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout src_layout,
+                                  const double *src, feint_layout dst_layout, double *dst);
+
+/* Serial reference implementation (the judge of every variant): natural
+ * layout in and out, plain loops, no OpenMP.  If A_abs/b_abs are non-NULL
+ * they receive, entry by entry, the sum of the absolute values of the terms
+ * that were added, with each global shape-function derivative replaced by
+ * the scale of its round-off (cofactors and det J evaluated with absolute
+ * values, see reference.c): the S of round-off tolerances n * eps * S. */
+feint_status feint_integrate_reference(feint_element element, feint_problem problem,
+                                       size_t num_elem, const double *geometry,
+                                       const double *coeffs, double *A_e, double *b_e,
+                                       double *A_abs, double *b_abs);
+
+/* ---- Mesh generation ---------------------------------------------------- */
+
+typedef enum {
+  FEINT_PERTURB_NONE = 0, /* regular grid */
+  FEINT_PERTURB_GENERAL,  /* every interior vertex moved independently */
+  FEINT_PERTURB_AFFINE    /* prisms stay affine: x,y moved per vertical column,
+                             z per horizontal layer (tets: same as GENERAL) */
+} feint_perturb;
+
+/* Elements of the unit box [0,1]^3 split into nx*ny*nz cells: 6 tetrahedra
+ * per cell (Kuhn split, conforming) or 2 prisms per cell (vertical prisms over
+ * the two triangles of the cell's xy square).  num_elem = 6 nx ny nz or
+ * 2 nx ny nz (feint_mesh_box_count).  With a perturbation, interior vertices
+ * move by up to `amplitude` times the cell size in each coordinate
+ * (0 <= amplitude < 0.25 keeps every element valid), drawn from a fixed-seed
+ * generator (`seed`), so no two elements are alike.  geometry receives
+ * feint_array_len(..., FEINT_ARRAY_GEOMETRY, layout, num_elem) doubles. */
+feint_status feint_mesh_box_count(feint_element element, size_t nx, size_t ny, size_t nz,
+                                  size_t *num_elem);
+feint_status feint_mesh_box(feint_element element, size_t nx, size_t ny, size_t nz,
+                            feint_perturb perturb, double amplitude, unsigned long long seed,
+                            feint_layout layout, double *geometry);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FEINT_H */

@@ -1,0 +1,246 @@
+/*
+ * feint_perfmodel.h - the performance model of feint (seed 000, section 4,
+ * Tables 3-6, made software).
+ *
+ * For every (element, problem, variant) the model gives, per element:
+ *  - the array sizes of Table 3 (doubles in and out),
+ *  - global memory accesses (doubles read or written in DRAM),
+ *  - auxiliary team-shared memory accesses for the four GPU placement
+ *    options of the paper's section 4.3,
+ *  - floating-point operations, derived stage by stage from N_S, N_Q, N_D
+ *    and the variant (see perfmodel/counts.c for every derivation),
+ *  - arithmetic intensity;
+ * for every platform (a data file perfmodel/platforms/<name>.platform, or a
+ * measurement): peak and benchmark bandwidth and flop rate (Table 5); and
+ * from these the lower-bound time per element (Table 6):
+ *      t = max(bytes / bandwidth, flops / flop rate).
+ *
+ * Units: bytes and flops are per element; bandwidths in GB/s (1e9 bytes/s);
+ * flop rates in GFLOP/s (1e9 flop/s); times in ns per element.  A double is
+ * 8 bytes.
+ *
+ * CPU byte convention.  bytes_compulsory counts every input double read once
+ * and every output double written once (8 * global accesses): the traffic a
+ * kernel with nontemporal (streaming) stores causes.  A store that is not
+ * nontemporal first reads the line it writes (write-allocate, read for
+ * ownership): that extra traffic, 8 bytes per output double, is
+ * bytes_write_allocate, kept apart and never folded into the bound.
+ * The STREAM triad bandwidth feint measures counts 24 bytes per index
+ * (compulsory convention, nontemporal stores), so the two agree.
+ *
+ * All counting functions are pure: no I/O, no timing, no global state except
+ * the thread-local error message.  Every function returns a feint_status; on
+ * an argument error the outputs are untouched and feint_pm_last_error() names
+ * the argument, the value received and what is allowed.
+ */
+#ifndef FEINT_PERFMODEL_H
+#define FEINT_PERFMODEL_H
+
+#include <stddef.h>
+
+#include "feint.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The auxiliary shared-memory placement options of the paper's section 4.3
+ * (one array placed in team-shared memory at a time). */
+typedef enum {
+  FEINT_PM_SHARED_GEOMETRY = 0, /* geometry data in shared memory */
+  FEINT_PM_SHARED_COEFFS,       /* PDE coefficients c, d in shared memory */
+  FEINT_PM_SHARED_PHI,          /* shape functions and derivatives phi */
+  FEINT_PM_SHARED_AB,           /* A^e and b^e in shared memory */
+  FEINT_PM_SHARED_COUNT
+} feint_pm_shared;
+
+/* Per-element counts of one (element, problem, variant).  Integers are exact. */
+typedef struct {
+  int num_nodes;                 /* N_S */
+  int num_qpts;                  /* N_Q */
+  long long geometry;            /* doubles in: 3 N_S node coordinates */
+  long long coeffs;              /* doubles in: N_Q (Poisson) or 20 (conv-diff) */
+  long long a_out;               /* doubles out: N_S^2 */
+  long long b_out;               /* doubles out: N_S */
+  long long global_accesses;     /* geometry + coeffs + a_out + b_out */
+  long long shared_accesses[FEINT_PM_SHARED_COUNT]; /* auxiliary, per option */
+  long long flops;               /* flops this variant executes, each distinct
+                                    value computed once (the compiler merges
+                                    repeated stages): used for the bound */
+  long long flops_as_written;    /* flops of the source with no merging of
+                                    the SQS/SSQ repetition (paper's convention
+                                    for SQS/SSQ rows) */
+  long long flops_useful;        /* min of flops over the six variants of the
+                                    case: the "useful" work, for GFLOP/s
+                                    figures comparable across variants */
+  long long bytes_compulsory;    /* 8 * global_accesses */
+  long long bytes_write_allocate;/* 8 * (a_out + b_out): extra read-for-
+                                    ownership traffic of non-nontemporal stores */
+  double intensity_per_access;   /* flops / global_accesses (paper's Table 4) */
+  double intensity_per_byte;     /* flops / bytes_compulsory */
+} feint_pm_counts;
+
+/* Loop orders of the paper (Table 4 rows). */
+typedef enum {
+  FEINT_PM_QSS = 0,
+  FEINT_PM_SQS,
+  FEINT_PM_SSQ,
+  FEINT_PM_LOOP_ORDER_COUNT
+} feint_pm_loop_order;
+
+/* Counts of one of feint's kernels, as derived in perfmodel/counts.c.
+ * FEINT_ERR_NULL_ARG if out is NULL, FEINT_ERR_OUT_OF_RANGE for an enum value
+ * out of range. */
+feint_status feint_pm_counts_get(feint_element element, feint_problem problem,
+                                 feint_variant variant, feint_pm_counts *out);
+
+/* The paper's own Table 4 (with Table 3 sizes), for the given loop order:
+ * global accesses, shared accesses (QSS only: the paper gives them for QSS;
+ * for SQS and SSQ they are set to -1, "not given"), flops and intensity.
+ * The paper uses geo_linear for tetrahedra and geo_generic for prisms. */
+feint_status feint_pm_paper_counts(feint_element element, feint_problem problem,
+                                   feint_pm_loop_order loop_order, feint_pm_counts *out);
+
+/* Loop order and geometry treatment of a variant: *loop_order receives
+ * FEINT_PM_QSS/SQS/SSQ, *geo_linear 1 or 0.  Either pointer may be NULL. */
+feint_status feint_pm_variant_split(feint_variant variant, feint_pm_loop_order *loop_order,
+                                    int *geo_linear);
+
+/* Short names used in tables, CSV files and on the command line:
+ * "tet4", "prism6"; "poisson", "convdiff"; "qss_geo_linear", ...;
+ * "QSS", "SQS", "SSQ".  NULL if out of range. */
+const char *feint_pm_element_name(feint_element element);
+const char *feint_pm_problem_name(feint_problem problem);
+const char *feint_pm_variant_name(feint_variant variant);
+const char *feint_pm_loop_order_name(feint_pm_loop_order loop_order);
+
+/* Parse those names (case-insensitive; '-' and '_' are ignored, so
+ * "conv-diff", "convdiff" and "conv_diff" all match).  Also accepts the
+ * paper's "tetra" and "prism".  FEINT_ERR_OUT_OF_RANGE for an unknown name. */
+feint_status feint_pm_element_parse(const char *name, feint_element *element);
+feint_status feint_pm_problem_parse(const char *name, feint_problem *problem);
+feint_status feint_pm_variant_parse(const char *name, feint_variant *variant);
+
+/* ---- Platforms ---------------------------------------------------------- */
+
+/* Index of the four figures of a platform (and of their sources). */
+typedef enum {
+  FEINT_PM_PEAK_GFLOPS = 0,
+  FEINT_PM_PEAK_GBS,
+  FEINT_PM_BENCH_GFLOPS,
+  FEINT_PM_BENCH_GBS,
+  FEINT_PM_FIGURE_COUNT
+} feint_pm_figure;
+
+/* A platform: double-precision peak and benchmark figures.  A benchmark
+ * figure written as "unmeasured" in the data file is stored as 0 and
+ * bench_measured[i] = 0: the predictor then refuses the benchmark bound for
+ * that platform (it is never replaced by the peak). */
+typedef struct {
+  char name[64];
+  char description[128];
+  double peak_gflops;  /* peak DP flop rate, GFLOP/s */
+  double peak_gbs;     /* peak memory bandwidth, GB/s */
+  double bench_gflops; /* benchmark (DGEMM or peak-FMA kernel) DP rate, GFLOP/s */
+  double bench_gbs;    /* benchmark (STREAM triad) bandwidth, GB/s */
+  int bench_measured[2]; /* [0]: bench_gflops given, [1]: bench_gbs given */
+  char source[FEINT_PM_FIGURE_COUNT][256]; /* where each figure comes from */
+} feint_pm_platform;
+
+/* Name of a figure's key in a platform file ("peak_gflops", ...). */
+const char *feint_pm_figure_name(feint_pm_figure figure);
+
+/* Read a platform file: `key = value` lines, '#' starts a comment, keys
+ * name, description, peak_gflops, peak_gbs, bench_gflops, bench_gbs,
+ * source_peak_gflops, source_peak_gbs, source_bench_gflops,
+ * source_bench_gbs.  Every key is required.  Peak figures must be finite and
+ * > 0; benchmark figures finite and > 0 or the word "unmeasured".
+ * FEINT_ERR_NULL_ARG for a NULL argument, FEINT_ERR_UNSUPPORTED if the file
+ * cannot be read, FEINT_ERR_BAD_SIZE for
+ * a missing, malformed or non-positive figure (the message names the field
+ * and the file), FEINT_ERR_OUT_OF_RANGE for an unknown key. */
+feint_status feint_pm_platform_load(const char *path, feint_pm_platform *out);
+
+/* Parse a platform description held in a string (same rules; `origin` names
+ * it in messages, e.g. the file name). */
+feint_status feint_pm_platform_parse(const char *text, const char *origin,
+                                     feint_pm_platform *out);
+
+/* Find a platform by name ("k20m" -> <dir>/k20m.platform) or, if
+ * name_or_path contains '/' or ends in ".platform", by path.  dir NULL means
+ * "perfmodel/platforms", overridable by the environment variable
+ * FEINT_PLATFORM_DIR. */
+feint_status feint_pm_platform_find(const char *name_or_path, const char *dir,
+                                    feint_pm_platform *out);
+
+/* ---- Predictor ----------------------------------------------------------- */
+
+typedef enum { FEINT_PM_BOUND_MEMORY = 0, FEINT_PM_BOUND_COMPUTE } feint_pm_bound;
+
+/* Name of a bound: "memory", "compute"; NULL if out of range. */
+const char *feint_pm_bound_name(feint_pm_bound bound);
+
+/* Lower-bound time per element: *ns = max(bytes / gbs, flops / gflops) in
+ * ns (bytes / (GB/s) is ns since 1 GB/s = 1 byte/ns), *bound says which one
+ * binds (memory on a tie).  bytes, flops >= 0; gbs, gflops finite and > 0,
+ * else FEINT_ERR_BAD_SIZE naming the argument.  bound may be NULL. */
+feint_status feint_pm_predict(long long bytes, long long flops, double gbs, double gflops,
+                              double *ns, feint_pm_bound *bound);
+
+/* Which figures of a platform to use. */
+typedef enum { FEINT_PM_USE_PEAK = 0, FEINT_PM_USE_BENCH } feint_pm_use;
+
+/* feint_pm_predict with a platform's peak or benchmark figures.
+ * FEINT_ERR_UNSUPPORTED if a benchmark figure is asked for and unmeasured. */
+feint_status feint_pm_predict_platform(long long bytes, long long flops,
+                                       const feint_pm_platform *platform, feint_pm_use use,
+                                       double *ns, feint_pm_bound *bound);
+
+/* Limiting arithmetic intensity (flops per 8-byte access, the paper's
+ * Table 5 convention): 8 * gflops / gbs. */
+double feint_pm_limiting_intensity(double gbs, double gflops);
+
+/* ---- Unit conversions ---------------------------------------------------- */
+
+/* Bandwidth in GB/s of `bytes` moved in `time_s` seconds (1 GB = 1e9 B). */
+double feint_pm_gbs(double bytes, double time_s);
+/* Rate in GFLOP/s of `flops` done in `time_s` seconds. */
+double feint_pm_gflops(double flops, double time_s);
+/* Nanoseconds per element of a batch of num_elem elements taking time_s. */
+double feint_pm_ns_per_elem(double time_s, double num_elem);
+/* TFLOP/s -> GFLOP/s and TB/s -> GB/s (factor 1000, decimal prefixes). */
+double feint_pm_tera_to_giga(double tera);
+/* Percentage of the bound reached: 100 * bound_ns / measured_ns. */
+double feint_pm_pct_of_bound(double bound_ns, double measured_ns);
+
+/* ---- Measurement of this machine (perfmodel/measure.c, OpenMP) ----------- */
+
+/* One timed run of the parallel STREAM triad a[i] = b[i] + 3 * c[i],
+ * i < n, with nontemporal stores to a.  Arrays 64-byte aligned, n a multiple
+ * of 4; otherwise returns a negative value.  Returns seconds.  Bytes moved:
+ * feint_pm_triad_bytes(n) = 24 n (compulsory convention). */
+double feint_pm_time_triad(double *a, const double *b, const double *c, size_t n);
+/* Bytes of one triad run over n indices: 24 n. */
+double feint_pm_triad_bytes(size_t n);
+
+/* One timed run of the parallel peak-FMA kernel: every thread runs `iters`
+ * iterations of FEINT_PM_FMA_CHAINS independent FMA chains on vectors of
+ * feint_pm_fma_width() doubles (explicit AVX2/AVX-512 FMA intrinsics).
+ * Returns seconds and, if nthreads_out is not NULL, the number of threads
+ * that ran.  Flops: feint_pm_fma_flops(). */
+double feint_pm_time_fma(size_t iters, int *nthreads_out);
+/* Flops of one FMA run:
+ * nthreads * iters * FEINT_PM_FMA_CHAINS * feint_pm_fma_width() * 2. */
+double feint_pm_fma_flops(size_t iters, int nthreads);
+/* Doubles per accumulator vector of the FMA kernel as compiled: 8 with
+ * AVX-512, 4 with AVX2 + FMA, 1 (scalar fma()) otherwise. */
+int feint_pm_fma_width(void);
+#define FEINT_PM_FMA_CHAINS 12 /* independent accumulator vectors per thread */
+
+/* The message of the last failing feint_pm_* call on this thread, or "". */
+const char *feint_pm_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FEINT_PERFMODEL_H */

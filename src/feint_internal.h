@@ -1,0 +1,64 @@
+/*
+ * feint_internal.h - declarations shared inside the library (not installed).
+ */
+#ifndef FEINT_INTERNAL_H
+#define FEINT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "feint.h"
+
+#if defined(__GNUC__)
+#define FEINT_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define FEINT_INTERNAL
+#endif
+
+/* Record an error (function, file, line, formatted message) for
+ * feint_last_error() and return `status`. */
+FEINT_INTERNAL feint_status feint_error_set(feint_status status, const char *func, const char *file,
+                                            int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+FEINT_INTERNAL void feint_error_clear(void);
+
+/* Boundary check that stays on in optimised builds: if cond is false, record
+ * the message and return the status from the calling function. */
+#define FEINT_CHECK(cond, status, ...)                                              \
+  do {                                                                              \
+    if (!(cond)) return feint_error_set((status), __func__, __FILE__, __LINE__, __VA_ARGS__); \
+  } while (0)
+
+/* Propagate a failing status. */
+#define FEINT_CALL(expr)           \
+  do {                             \
+    feint_status s_ = (expr);      \
+    if (s_ != FEINT_SUCCESS) return s_; \
+  } while (0)
+
+/* Everything a variant's element loop needs, validated by feint_integrate. */
+typedef struct {
+  int element, problem;         /* feint_element, feint_problem */
+  int layout_in, layout_out;    /* feint_layout */
+  size_t num_elem;
+  const double *geometry, *coeffs;
+  double *A, *b;
+} feint_kernel_args;
+
+typedef void (*feint_variant_fn)(const feint_kernel_args *);
+
+/* The six variants' host entry points (src/variant/<name>.c). */
+FEINT_INTERNAL void feint_variant_qss_geo_linear_host(const feint_kernel_args *);
+FEINT_INTERNAL void feint_variant_qss_geo_generic_host(const feint_kernel_args *);
+FEINT_INTERNAL void feint_variant_sqs_geo_linear_host(const feint_kernel_args *);
+FEINT_INTERNAL void feint_variant_sqs_geo_generic_host(const feint_kernel_args *);
+FEINT_INTERNAL void feint_variant_ssq_geo_linear_host(const feint_kernel_args *);
+FEINT_INTERNAL void feint_variant_ssq_geo_generic_host(const feint_kernel_args *);
+
+/* Validation pass over the geometry (validate.c): first element with a
+ * non-positive or non-finite det J at a quadrature point, and (if
+ * check_affine) first non-affine element; SIZE_MAX if none. */
+FEINT_INTERNAL void feint_geometry_scan(int element, int layout, size_t num_elem,
+                                        const double *geometry, int check_affine,
+                                        size_t *first_degenerate, size_t *first_not_affine);
+
+#endif /* FEINT_INTERNAL_H */

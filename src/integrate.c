@@ -1,0 +1,121 @@
+/*
+ * integrate.c - feint_integrate: argument checks, the validation pass, and
+ * dispatch to the variant's element loop; layout conversion.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "feint_internal.h"
+
+static const feint_variant_fn variant_host[FEINT_VARIANT_COUNT] = {
+    feint_variant_qss_geo_linear_host, feint_variant_qss_geo_generic_host,
+    feint_variant_sqs_geo_linear_host, feint_variant_sqs_geo_generic_host,
+    feint_variant_ssq_geo_linear_host, feint_variant_ssq_geo_generic_host};
+
+static const char *array_names[FEINT_ARRAY_COUNT] = {"geometry", "coeffs", "A_e", "b_e"};
+
+/* 1 if [a, a + na) and [b, b + nb) (in doubles) overlap. */
+static int ranges_overlap(const double *a, size_t na, const double *b, size_t nb) {
+  const uintptr_t a0 = (uintptr_t)a, a1 = a0 + na * sizeof(double);
+  const uintptr_t b0 = (uintptr_t)b, b1 = b0 + nb * sizeof(double);
+  return a0 < b1 && b0 < a1;
+}
+
+feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
+                             const double *geometry, const double *coeffs, double *A_e,
+                             double *b_e) {
+  FEINT_CHECK(desc != NULL, FEINT_ERR_NULL_ARG, "desc is NULL");
+  const feint_integrate_desc d = *desc;
+  FEINT_CHECK(d.element >= 0 && d.element < FEINT_ELEMENT_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "desc->element = %d is not a feint_element (0..%d)", (int)d.element,
+              FEINT_ELEMENT_COUNT - 1);
+  FEINT_CHECK(d.problem >= 0 && d.problem < FEINT_PROBLEM_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "desc->problem = %d is not a feint_problem (0..%d)", (int)d.problem,
+              FEINT_PROBLEM_COUNT - 1);
+  FEINT_CHECK(d.variant >= 0 && d.variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "desc->variant = %d is not a feint_variant (0..%d)", (int)d.variant,
+              FEINT_VARIANT_COUNT - 1);
+  FEINT_CHECK(d.layout_in >= 0 && d.layout_in < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "desc->layout_in = %d is not a feint_layout (0..%d)", (int)d.layout_in,
+              FEINT_LAYOUT_COUNT - 1);
+  FEINT_CHECK(d.layout_out >= 0 && d.layout_out < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "desc->layout_out = %d is not a feint_layout (0..%d)", (int)d.layout_out,
+              FEINT_LAYOUT_COUNT - 1);
+  FEINT_CHECK((d.flags & ~(unsigned)FEINT_FLAG_TRUST_GEOMETRY) == 0, FEINT_ERR_OUT_OF_RANGE,
+              "desc->flags = 0x%x has unknown bits (allowed: FEINT_FLAG_TRUST_GEOMETRY = 0x%x)",
+              d.flags, (unsigned)FEINT_FLAG_TRUST_GEOMETRY);
+  if (num_elem == 0) return FEINT_SUCCESS;
+
+  const double *arrays[FEINT_ARRAY_COUNT] = {geometry, coeffs, A_e, b_e};
+  size_t len[FEINT_ARRAY_COUNT];
+  for (int k = 0; k < FEINT_ARRAY_COUNT; k++) {
+    FEINT_CHECK(arrays[k] != NULL, FEINT_ERR_NULL_ARG, "%s is NULL with num_elem = %zu",
+                array_names[k], num_elem);
+    const feint_layout layout = k < FEINT_ARRAY_A ? d.layout_in : d.layout_out;
+    FEINT_CALL(feint_array_len(d.element, d.problem, (feint_array)k, layout, num_elem, &len[k]));
+  }
+  for (int out = FEINT_ARRAY_A; out < FEINT_ARRAY_COUNT; out++)
+    for (int k = 0; k < FEINT_ARRAY_COUNT; k++)
+      FEINT_CHECK(k == out || !ranges_overlap(arrays[out], len[out], arrays[k], len[k]),
+                  FEINT_ERR_UNSUPPORTED, "%s overlaps %s; outputs must not alias other arrays",
+                  array_names[out], array_names[k]);
+
+  if (!(d.flags & FEINT_FLAG_TRUST_GEOMETRY)) {
+    feint_variant_info vi;
+    FEINT_CALL(feint_variant_get_info(d.variant, &vi));
+    size_t bad_det, bad_affine;
+    feint_geometry_scan(d.element, d.layout_in, num_elem, geometry, vi.geo_linear, &bad_det,
+                        &bad_affine);
+    FEINT_CHECK(bad_det == SIZE_MAX, FEINT_ERR_DEGENERATE,
+                "element %zu is degenerate or inverted (det J <= 0 or not finite at a "
+                "quadrature point); no output was written",
+                bad_det);
+    FEINT_CHECK(bad_affine == SIZE_MAX, FEINT_ERR_NOT_AFFINE,
+                "element %zu is not affine (top face not a translate of the bottom face), so "
+                "variant %s cannot integrate it; use a geo_generic variant",
+                bad_affine, vi.name);
+  }
+
+  const feint_kernel_args ka = {d.element, d.problem, d.layout_in, d.layout_out, num_elem,
+                                geometry,  coeffs,    A_e,         b_e};
+  variant_host[d.variant](&ka);
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout src_layout,
+                                  const double *src, feint_layout dst_layout, double *dst) {
+  FEINT_CHECK(src_layout >= 0 && src_layout < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "src_layout = %d is not a feint_layout (0..%d)", (int)src_layout,
+              FEINT_LAYOUT_COUNT - 1);
+  FEINT_CHECK(dst_layout >= 0 && dst_layout < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "dst_layout = %d is not a feint_layout (0..%d)", (int)dst_layout,
+              FEINT_LAYOUT_COUNT - 1);
+  if (num_elem == 0) return FEINT_SUCCESS;
+  FEINT_CHECK(src != NULL, FEINT_ERR_NULL_ARG, "src is NULL with num_elem = %zu", num_elem);
+  FEINT_CHECK(dst != NULL, FEINT_ERR_NULL_ARG, "dst is NULL with num_elem = %zu", num_elem);
+  FEINT_CHECK(entries > 0, FEINT_ERR_BAD_SIZE, "entries = 0; an array needs at least one entry per element");
+  const size_t B = FEINT_BLOCK_LEN;
+  FEINT_CHECK(num_elem <= SIZE_MAX / sizeof(double) / entries / B * B, FEINT_ERR_BAD_SIZE,
+              "num_elem = %zu times entries = %zu overflows size_t", num_elem, entries);
+  const size_t padded = (num_elem + B - 1) / B * B;
+  const size_t src_len = (src_layout == FEINT_LAYOUT_BLOCKED ? padded : num_elem) * entries;
+  const size_t dst_len = (dst_layout == FEINT_LAYOUT_BLOCKED ? padded : num_elem) * entries;
+  FEINT_CHECK(!ranges_overlap(src, src_len, dst, dst_len), FEINT_ERR_UNSUPPORTED,
+              "src and dst overlap; in-place conversion is not supported");
+  if (src_layout == dst_layout) {
+    memcpy(dst, src, (src_layout == FEINT_LAYOUT_BLOCKED ? padded : num_elem) * entries *
+                         sizeof(double));
+    return FEINT_SUCCESS;
+  }
+#pragma omp parallel for schedule(static)
+  for (size_t e = 0; e < num_elem; e++) {
+    const size_t blocked = (e / B) * B * entries + e % B, natural = e * entries;
+    for (size_t k = 0; k < entries; k++) {
+      if (src_layout == FEINT_LAYOUT_NATURAL)
+        dst[blocked + k * B] = src[natural + k];
+      else
+        dst[natural + k] = src[blocked + k * B];
+    }
+  }
+  return FEINT_SUCCESS;
+}

@@ -1,0 +1,70 @@
+/*
+ * kernel/driver.h - the element loop shared by every variant (a template:
+ * include it at the end of a variant file after defining
+ *   FEINT_VARIANT_NAME   the variant's name, e.g. qss_geo_linear
+ *   FEINT_ELEMENT_FN     its per-element function, called as
+ *       FEINT_ELEMENT_FN(et, pb, geo, coef, in_stride, A, b, out_stride)
+ * ).  It defines  void feint_variant_<name>_host(const feint_kernel_args *).
+ *
+ * Host mapping: OpenMP threads own contiguous ranges of blocks of
+ * FEINT_BLOCK_LEN elements (schedule(static): equal work per element, and
+ * each thread streams through its own part of every array); inside a block,
+ * `omp simd` gives each SIMD lane one element, so the variant's loops over
+ * quadrature points and shape functions run lane-parallel.  Inputs are read
+ * lane-major (block_io.h), outputs go through a block buffer and leave with
+ * streaming stores.  Each case (element x problem) is a separate
+ * instantiation with constant sizes, so every inner loop is fully unrolled.
+ */
+#ifndef FEINT_VARIANT_NAME
+#error "define FEINT_VARIANT_NAME and FEINT_ELEMENT_FN before including kernel/driver.h"
+#endif
+
+#include "feint_internal.h"
+#include "kernel/block_io.h"
+#include "kernel/physics.h"
+
+#define FEINT_CAT_(a, b) a##b
+#define FEINT_CAT(a, b) FEINT_CAT_(a, b)
+#define FEINT_VFN(prefix, suffix) FEINT_CAT(FEINT_CAT(prefix, FEINT_VARIANT_NAME), suffix)
+
+/* The blocks of one case, shared among the threads of the enclosing parallel
+ * region.  Called with literal et and pb inside that region, so the
+ * constants reach the outlined code and every inner loop unrolls. */
+FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, const int et,
+                                                const int pb) {
+  const int ns = feint_elem_nodes(et);
+  const int geo_size = 3 * ns, coef_size = feint_problem_coeffs(et, pb);
+  const size_t num_elem = ka->num_elem;
+  const size_t num_blk = (num_elem + FEINT_B - 1) / FEINT_B;
+  const int stream = feint_stream_aligned(ka->A) && feint_stream_aligned(ka->b);
+  FEINT_OMP(for schedule(static))
+  for (size_t blk = 0; blk < num_blk; blk++) {
+    const int nvalid = num_elem - blk * FEINT_B < FEINT_B ? (int)(num_elem - blk * FEINT_B) : FEINT_B;
+    double geo_buf[3 * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
+    double coef_buf[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
+    double A_buf[FEINT_MAX_NODES * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
+    double b_buf[FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
+    const double *geo = feint_block_in(ka->layout_in, ka->geometry, geo_size, blk, nvalid, geo_buf);
+    const double *coef = feint_block_in(ka->layout_in, ka->coeffs, coef_size, blk, nvalid, coef_buf);
+    FEINT_OMP(simd)
+    for (int lane = 0; lane < FEINT_B; lane++)
+      FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A_buf + lane, b_buf + lane, FEINT_B);
+    feint_block_out(ka->layout_out, ka->A, ns * ns, blk, nvalid, A_buf, stream);
+    feint_block_out(ka->layout_out, ka->b, ns, blk, nvalid, b_buf, stream);
+  }
+}
+
+void FEINT_VFN(feint_variant_, _host)(const feint_kernel_args *ka) {
+  FEINT_OMP(parallel)
+  {
+    /* literal arguments: one fully specialised loop nest per case */
+    if (ka->element == FEINT_TET4 && ka->problem == FEINT_POISSON)
+      FEINT_VFN(feint_case_, _host)(ka, FEINT_TET4, FEINT_POISSON);
+    else if (ka->element == FEINT_TET4)
+      FEINT_VFN(feint_case_, _host)(ka, FEINT_TET4, FEINT_CONVDIFF);
+    else if (ka->problem == FEINT_POISSON)
+      FEINT_VFN(feint_case_, _host)(ka, FEINT_PRISM6, FEINT_POISSON);
+    else
+      FEINT_VFN(feint_case_, _host)(ka, FEINT_PRISM6, FEINT_CONVDIFF);
+  }
+}

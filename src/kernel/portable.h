@@ -1,0 +1,43 @@
+/*
+ * kernel/portable.h - the few compiler and OpenMP spellings the kernels need,
+ * so that the same sources build with clang-19 (host or NVPTX offload), with
+ * gcc, and without OpenMP at all.
+ */
+#ifndef FEINT_KERNEL_PORTABLE_H
+#define FEINT_KERNEL_PORTABLE_H
+
+/* Kernel helpers are always inlined: their arguments (element type, problem,
+ * loop indices) are compile-time constants at every call site, and inlining
+ * is what lets the compiler fold the reference tables and unroll the loops. */
+#if defined(__GNUC__)
+#define FEINT_INLINE static inline __attribute__((always_inline))
+#else
+#define FEINT_INLINE static inline
+#endif
+
+#define FEINT_PRAGMA(x) _Pragma(#x)
+
+/* Full unrolling of a loop with a compile-time trip count (element sizes,
+ * space dimensions): the per-element loops must disappear before the
+ * element loop is vectorised across SIMD lanes. */
+#if defined(__clang__)
+#define FEINT_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define FEINT_UNROLL _Pragma("GCC unroll 64")
+#else
+#define FEINT_UNROLL
+#endif
+
+/* Device-visible code: functions and tables between these two markers are
+ * compiled for the offload target too. */
+#if defined(_OPENMP)
+#define FEINT_DECLARE_TARGET_BEGIN _Pragma("omp declare target")
+#define FEINT_DECLARE_TARGET_END _Pragma("omp end declare target")
+#define FEINT_OMP(x) FEINT_PRAGMA(omp x)
+#else
+#define FEINT_DECLARE_TARGET_BEGIN
+#define FEINT_DECLARE_TARGET_END
+#define FEINT_OMP(x)
+#endif
+
+#endif /* FEINT_KERNEL_PORTABLE_H */

@@ -1,0 +1,50 @@
+/*
+ * qss_geo_linear.c - Algorithm 3 of seed 000: loop order Q-S-S, Jacobian
+ * terms once per element (affine elements only: tetrahedra, and prisms whose
+ * top face is a translate of the bottom; feint_integrate refuses others).
+ *
+ * Per element: J (taken at the first quadrature point: constant for an
+ * affine map), its inverse and det J once; then for each quadrature point
+ * vol = det J * w_q, the shape functions' values and global derivatives
+ * (for P1 tetrahedra identical at every point, which the compiler hoists),
+ * and the update of every entry of A^e and b^e.
+ * Mapping: kernel/driver.h.  The cheapest variant for affine elements; the
+ * same register pressure as qss_geo_generic.
+ */
+#include "kernel/geometry.h"
+#include "kernel/physics.h"
+
+FEINT_INLINE void qss_geo_linear_element(const int et, const int pb, const double *geo,
+                                         const double *coef_in, const int in_stride, double *A,
+                                         double *b, const int out_stride) {
+  const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
+  double x[FEINT_MAX_NODES][3], coef[FEINT_MAX_COEFFS], J[3][3], Jinv[3][3];
+  double Ae[FEINT_MAX_NODES][FEINT_MAX_NODES] = {{0}}, be[FEINT_MAX_NODES] = {0};
+  feint_load_nodes(et, geo, in_stride, x);
+  feint_load_coeffs(et, pb, coef_in, in_stride, coef);
+  feint_jacobian(et, 0, x, J);
+  const double det = feint_invert3(J, Jinv);
+  FEINT_UNROLL
+  for (int q = 0; q < nq; q++) {
+    double psi[FEINT_MAX_NODES][4];
+    const double vol = det * feint_elem_qwt(et, q);
+    FEINT_UNROLL
+    for (int n = 0; n < ns; n++) feint_shape_psi(et, q, n, Jinv, psi[n]);
+    FEINT_UNROLL
+    for (int r = 0; r < ns; r++) {
+      FEINT_UNROLL
+      for (int s = 0; s < ns; s++) Ae[r][s] += vol * feint_update_A(pb, coef, psi[r], psi[s]);
+      be[r] += vol * feint_update_b(pb, q, coef, psi[r]);
+    }
+  }
+  FEINT_UNROLL
+  for (int r = 0; r < ns; r++) {
+    FEINT_UNROLL
+    for (int s = 0; s < ns; s++) A[(r * ns + s) * out_stride] = Ae[r][s];
+    b[r * out_stride] = be[r];
+  }
+}
+
+#define FEINT_VARIANT_NAME qss_geo_linear
+#define FEINT_ELEMENT_FN qss_geo_linear_element
+#include "kernel/driver.h"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# deps.sh - make sure the packages feint builds and benchmarks with are
+# present: clang-19 + libomp-19-dev (compiler and OpenMP runtime), likwid
+# (likwid-bench characterisation, optional) and gnuplot (report plots,
+# optional).  As root, missing packages are installed with apt-get; otherwise
+# the exact command is printed and the build goes on with what is there.
+set -u
+need=()
+command -v clang-19 >/dev/null 2>&1 || need+=(clang-19)
+[ -e /usr/lib/llvm-19/lib/libomp.so ] || need+=(libomp-19-dev)
+command -v likwid-bench >/dev/null 2>&1 || need+=(likwid)
+command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
+[ ${#need[@]} -eq 0 ] && exit 0
+cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${need[*]}"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "feint deps: installing ${need[*]}"
+  if ! (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null); then
+    echo "feint deps: apt-get failed; continuing with the toolchain present" >&2
+  fi
+else
+  echo "feint deps: missing ${need[*]}; to install them run as root:"
+  echo "  $cmd"
+fi
+exit 0
