@@ -14,47 +14,84 @@
 #include <math.h>
 #include <stdint.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "feint_internal.h"
 #include "kernel/geometry.h"
 
 #define FEINT_AFFINE_TOL_EPS 8.0
 
-static int prism_is_affine(const double x[FEINT_MAX_NODES][3]) {
+FEINT_INLINE int prism_is_affine(const double x[FEINT_MAX_NODES][3]) {
   double scale = 0.0;
   for (int n = 0; n < 6; n++)
     for (int a = 0; a < 3; a++) scale = fmax(scale, fabs(x[n][a]));
   const double tol = FEINT_AFFINE_TOL_EPS * DBL_EPSILON * scale;
+  int ok = 1;
   for (int i = 1; i < 3; i++)
     for (int a = 0; a < 3; a++) {
       const double d0 = x[3][a] - x[0][a], di = x[3 + i][a] - x[i][a];
-      if (!(fabs(di - d0) <= tol)) return 0;
+      ok &= fabs(di - d0) <= tol; /* NaN fails */
     }
-  return 1;
+  return ok;
+}
+
+/* Elements [lo, hi) of one case; et is a literal at every call, so the
+ * Jacobians of all quadrature points unroll (for tetrahedra they coincide
+ * and merge) and the loop vectorises with a min-reduction of the bad index. */
+FEINT_INLINE void scan_range(const int et, int layout, size_t lo, size_t hi, const double *geo,
+                             int check_affine, size_t *bad_det_out, size_t *bad_affine_out) {
+  const int nq = feint_elem_qpts(et);
+  const size_t size = 3 * (size_t)feint_elem_nodes(et);
+  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX;
+#pragma omp simd reduction(min : bad_det, bad_affine)
+  for (size_t e = lo; e < hi; e++) {
+    double x[FEINT_MAX_NODES][3];
+    if (layout == FEINT_LAYOUT_BLOCKED)
+      feint_load_nodes(et, geo + (e / FEINT_BLOCK_LEN) * FEINT_BLOCK_LEN * size + e % FEINT_BLOCK_LEN,
+                       FEINT_BLOCK_LEN, x);
+    else
+      feint_load_nodes(et, geo + e * size, 1, x);
+    int ok = 1;
+    FEINT_UNROLL
+    for (int q = 0; q < nq; q++) {
+      const double det = feint_jacobian_det(et, q, x);
+      ok &= det > 0.0 && det <= DBL_MAX; /* NaN and +inf fail */
+    }
+    /* branch-free min-reductions (SIZE_MAX: this element is fine) */
+    const size_t cand_det = ok ? SIZE_MAX : e;
+    const int affine = et != FEINT_PRISM6 || !check_affine || prism_is_affine(x);
+    const size_t cand_affine = affine ? SIZE_MAX : e;
+    bad_det = cand_det < bad_det ? cand_det : bad_det;
+    bad_affine = cand_affine < bad_affine ? cand_affine : bad_affine;
+  }
+  *bad_det_out = bad_det;
+  *bad_affine_out = bad_affine;
 }
 
 void feint_geometry_scan(int element, int layout, size_t num_elem, const double *geometry,
                          int check_affine, size_t *first_degenerate, size_t *first_not_affine) {
-  const int ns = feint_elem_nodes(element), nq = feint_elem_qpts(element);
-  const size_t size = 3 * (size_t)ns;
   size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX;
-#pragma omp parallel for schedule(static) reduction(min : bad_det, bad_affine)
-  for (size_t e = 0; e < num_elem; e++) {
-    double x[FEINT_MAX_NODES][3];
-    if (layout == FEINT_LAYOUT_BLOCKED) {
-      const size_t blk = e / FEINT_BLOCK_LEN, lane = e % FEINT_BLOCK_LEN;
-      feint_load_nodes(element, geometry + blk * FEINT_BLOCK_LEN * size + lane, FEINT_BLOCK_LEN, x);
-    } else {
-      feint_load_nodes(element, geometry + e * size, 1, x);
+#pragma omp parallel
+  {
+    /* static partition by hand: the case dispatch must sit inside the
+     * parallel region for the element type to be a constant there */
+    size_t lo = 0, hi = num_elem, d, a;
+#ifdef _OPENMP
+    const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
+    lo = num_elem / nt * t + (t < num_elem % nt ? t : num_elem % nt);
+    hi = lo + num_elem / nt + (t < num_elem % nt);
+#endif
+    if (element == FEINT_TET4)
+      scan_range(FEINT_TET4, layout, lo, hi, geometry, check_affine, &d, &a);
+    else
+      scan_range(FEINT_PRISM6, layout, lo, hi, geometry, check_affine, &d, &a);
+#pragma omp critical(feint_geometry_scan)
+    {
+      bad_det = d < bad_det ? d : bad_det;
+      bad_affine = a < bad_affine ? a : bad_affine;
     }
-    for (int q = 0; q < nq; q++) {
-      const double det = feint_jacobian_det(element, q, x);
-      if (!(det > 0.0 && det <= DBL_MAX)) {
-        if (e < bad_det) bad_det = e;
-        break;
-      }
-    }
-    if (check_affine && element == FEINT_PRISM6 && !prism_is_affine(x) && e < bad_affine)
-      bad_affine = e;
   }
   *first_degenerate = bad_det;
   *first_not_affine = bad_affine;

@@ -24,17 +24,34 @@ FEINT_INLINE void feint_load_nodes(int et, const double *geo, int stride,
     for (int a = 0; a < 3; a++) x[n][a] = geo[(3 * n + a) * stride];
 }
 
-/* J[a][b] = sum_n x[n][a] dphi_n/dxi_b at quadrature point q.
- * 3*3*N_S multiply-adds before folding the zeros of the tables. */
+/* x * d for a table entry d that is a compile-time constant, written so
+ * that it folds: a zero entry contributes -0.0 (s + -0.0 == s exactly, for
+ * every s, so the addition vanishes; the compiler may not drop x * 0.0 on
+ * its own, x could be inf or NaN) and +-1 entries need no multiplication.
+ * Selects, not branches: the code stays straight-line until the table
+ * loads fold (branches here made the prism SQS/SSQ compiles take minutes). */
+FEINT_INLINE double feint_times_table(double x, double d) {
+  /* operands are plain variables, so each ?: is a select, not a branch */
+  const double prod = x * d, neg = -x, zero = -0.0;
+  double t = d == -1.0 ? neg : prod;
+  t = d == 1.0 ? x : t;
+  return d == 0.0 ? zero : t;
+}
+
+/* J[a][b] = sum_n x[n][a] dphi_n/dxi_b at quadrature point q, over the
+ * nonzero table entries only (tet: 2 per column, x_{b+1} - x_0). */
 FEINT_INLINE void feint_jacobian(int et, int q, const double x[FEINT_MAX_NODES][3],
                                  double J[3][3]) {
   FEINT_UNROLL
   for (int a = 0; a < 3; a++)
     FEINT_UNROLL
     for (int b = 0; b < 3; b++) {
-      double s = 0.0;
+      double s = -0.0;
       FEINT_UNROLL
-      for (int n = 0; n < feint_elem_nodes(et); n++) s += x[n][a] * feint_elem_dphi(et, q, n, b);
+      for (int n = 0; n < feint_elem_nodes(et); n++) {
+        const double d = feint_elem_dphi(et, q, n, b);
+        s += feint_times_table(x[n][a], d);
+      }
       J[a][b] = s;
     }
 }
@@ -61,15 +78,19 @@ FEINT_INLINE double feint_invert3(const double J[3][3], double Jinv[3][3]) {
 }
 
 /* Value and global derivatives of shape function n at quadrature point q:
- * psi[0] = phi_n, psi[1+a] = dphi_n/dx_a = sum_b dphi_n/dxi_b dxi_b/dx_a.
- * 3*3 multiply-adds before folding. */
+ * psi[0] = phi_n, psi[1+a] = dphi_n/dx_a = sum_b dphi_n/dxi_b dxi_b/dx_a,
+ * over the nonzero table entries (tet: psi = a row of J^-1, or minus the
+ * sum of the three rows). */
 FEINT_INLINE void feint_shape_psi(int et, int q, int n, const double Jinv[3][3], double psi[4]) {
   psi[0] = feint_elem_phi(et, q, n);
   FEINT_UNROLL
   for (int a = 0; a < 3; a++) {
-    double s = 0.0;
+    double s = -0.0;
     FEINT_UNROLL
-    for (int b = 0; b < 3; b++) s += feint_elem_dphi(et, q, n, b) * Jinv[b][a];
+    for (int b = 0; b < 3; b++) {
+      const double d = feint_elem_dphi(et, q, n, b);
+      s += feint_times_table(Jinv[b][a], d);
+    }
     psi[1 + a] = s;
   }
 }
