@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
   const double coeffs[4] = {1.0, 1.0, 1.0, 1.0}; /* f at the 4 quadrature points */
   double A[4][4], b[4];
   const feint_integrate_desc desc = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
-                                     FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0};
+                                     FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};
   const feint_status st = feint_integrate(&desc, 1, &geometry[0][0], coeffs, &A[0][0], b);
   if (st != FEINT_SUCCESS) {
     if (!quiet) fprintf(stderr, "feint_integrate: %s\n", feint_last_error());

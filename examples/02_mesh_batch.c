@@ -38,7 +38,7 @@ static int fail(int quiet, const char *what) {
 int main(int argc, char **argv) {
   const int quiet = argc > 1 && strcmp(argv[1], "--quiet") == 0;
   const feint_integrate_desc desc = {FEINT_TET4, FEINT_POISSON, FEINT_SQS_GEO_GENERIC,
-                                     FEINT_LAYOUT_BLOCKED, FEINT_LAYOUT_BLOCKED, 0};
+                                     FEINT_LAYOUT_BLOCKED, FEINT_LAYOUT_BLOCKED, 0, FEINT_TARGET_HOST, 0};
   size_t num_elem, len[FEINT_ARRAY_COUNT], entries[FEINT_ARRAY_COUNT];
   if (feint_mesh_box_count(FEINT_TET4, CELLS, CELLS, CELLS, &num_elem)) return fail(quiet, "count");
   for (int k = 0; k < FEINT_ARRAY_COUNT; k++)

@@ -106,16 +106,33 @@ typedef enum {
   FEINT_ARRAY_COUNT
 } feint_array;
 
+/* Where an integration runs. */
+typedef enum {
+  FEINT_TARGET_HOST = 0, /* OpenMP threads + SIMD on the host */
+  FEINT_TARGET_DEVICE,   /* OpenMP target offload (build with make GPU=sm_XX) */
+  FEINT_TARGET_COUNT
+} feint_target;
+
 /* Flags of feint_integrate_desc.flags. */
 enum {
   /* Skip the validation pass over the geometry (degenerate, inverted and, for
    * geo_linear, non-affine elements).  The caller promises valid elements;
    * an invalid one then produces meaningless A_e/b_e for that element (never
    * for others).  Saves one read of the geometry array. */
-  FEINT_FLAG_TRUST_GEOMETRY = 1u << 0
+  FEINT_FLAG_TRUST_GEOMETRY = 1u << 0,
+  /* FEINT_TARGET_DEVICE only: the four arrays are device pointers from
+   * feint_device_alloc() on desc->device, so the call moves no data.
+   * Without it they are host arrays, copied to and from the device on every
+   * call (the transfers are then part of the call). */
+  FEINT_FLAG_DEVICE_POINTERS = 1u << 1,
+  /* FEINT_TARGET_DEVICE only: if no device is available (host-only build, or
+   * no GPU at run time), run on the host instead of failing with
+   * FEINT_ERR_NO_DEVICE.  feint_last_execution() tells where it ran. */
+  FEINT_FLAG_ALLOW_HOST_FALLBACK = 1u << 2
 };
 
-/* One integration call: which case, which variant, which layouts. */
+/* One integration call: which case, which variant, which layouts, where.
+ * Fields left zero mean: host target, no flags. */
 typedef struct {
   feint_element element;
   feint_problem problem;
@@ -123,7 +140,16 @@ typedef struct {
   feint_layout layout_in;  /* geometry and coeffs */
   feint_layout layout_out; /* A_e and b_e */
   unsigned flags;          /* 0 or FEINT_FLAG_* */
+  feint_target target;     /* FEINT_TARGET_HOST (0) or FEINT_TARGET_DEVICE */
+  int device;              /* device number for FEINT_TARGET_DEVICE (0: the first) */
 } feint_integrate_desc;
+
+/* Where the last successful feint_integrate on this thread ran. */
+typedef struct {
+  feint_target ran_on; /* FEINT_TARGET_HOST or FEINT_TARGET_DEVICE */
+  int device;          /* device number if ran_on == FEINT_TARGET_DEVICE, else -1 */
+  int host_fallback;   /* 1: a device was asked for and the host ran instead */
+} feint_execution;
 
 /* Description of a variant, for iteration by tests and benchmarks. */
 typedef struct {
@@ -192,22 +218,52 @@ feint_status feint_array_len(feint_element element, feint_problem problem, feint
 /* ---- Integration -------------------------------------------------------- */
 
 /* Compute A_e and b_e for num_elem elements of one case.
- *  desc     : case, variant, layouts and flags (see feint_integrate_desc).
- *  geometry : host array, feint_array_len(..., FEINT_ARRAY_GEOMETRY, layout_in)
- *  coeffs   : host array, feint_array_len(..., FEINT_ARRAY_COEFFS, layout_in)
- *  A_e, b_e : host arrays, layout_out; fully overwritten (padding lanes of a
- *             blocked array excepted).  A_e and b_e must not overlap the
- *             inputs or each other.
+ *  desc     : case, variant, layouts, flags and target (feint_integrate_desc).
+ *  geometry : feint_array_len(..., FEINT_ARRAY_GEOMETRY, layout_in) doubles
+ *  coeffs   : feint_array_len(..., FEINT_ARRAY_COEFFS, layout_in) doubles
+ *  A_e, b_e : layout_out; fully overwritten (padding lanes of a blocked
+ *             array excepted).  A_e and b_e must not overlap the inputs or
+ *             each other.
+ *  Memory space: host arrays, unless desc->target is FEINT_TARGET_DEVICE and
+ *  desc->flags has FEINT_FLAG_DEVICE_POINTERS (then all four are device
+ *  pointers on desc->device).
  * num_elem = 0 is a no-op (pointers may then be NULL).
  * Errors: FEINT_ERR_NULL_ARG, FEINT_ERR_OUT_OF_RANGE (enum values),
  * FEINT_ERR_BAD_SIZE (overflow), FEINT_ERR_DEGENERATE (an element with a
  * non-positive or non-finite Jacobian determinant at a quadrature point; the
  * message names the lowest such element index), FEINT_ERR_NOT_AFFINE
- * (geo_linear variant on a non-affine element; the message names it).
+ * (geo_linear variant on a non-affine element; the message names it),
+ * FEINT_ERR_NO_DEVICE (device target without a device and without
+ * FEINT_FLAG_ALLOW_HOST_FALLBACK), FEINT_ERR_DEVICE (offload failure).
  * The geometry checks are skipped with FEINT_FLAG_TRUST_GEOMETRY. */
 feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
                              const double *geometry, const double *coeffs, double *A_e,
                              double *b_e);
+
+/* Where the last successful feint_integrate() of this thread ran: a call that
+ * asked for a device and ran on the host says so here (never silently). */
+feint_status feint_last_execution(feint_execution *exec);
+
+/* ---- Devices (OpenMP target offload) -------------------------------------
+ * In a host-only build every device has count 0 and the calls below return
+ * FEINT_ERR_NO_DEVICE.  Device memory is addressed with plain pointers that
+ * are valid only on that device. */
+
+/* Number of offload devices visible to this build (0 in a host-only build). */
+feint_status feint_device_count(int *count);
+
+/* 1 if this library was built with offload support (make GPU=sm_XX). */
+int feint_offload_built(void);
+
+/* Allocate / free `bytes` of memory on `device`. */
+feint_status feint_device_alloc(int device, size_t bytes, void **ptr);
+feint_status feint_device_free(int device, void *ptr);
+
+/* Copy `bytes` host -> device and device -> host. */
+feint_status feint_device_copy_to(int device, void *dst_device, const void *src_host,
+                                  size_t bytes);
+feint_status feint_device_copy_from(int device, void *dst_host, const void *src_device,
+                                    size_t bytes);
 
 /* Copy an array of num_elem elements, `entries` doubles each, from one layout
  * to the other (src and dst must not overlap).  Same layout: plain copy. */

@@ -1,6 +1,7 @@
 /* counts.c - memory and flop counts of feint's kernels (the paper's Tables 3
- * and 4 for feint's own code), derived from N_S, N_Q, N_D and the variant,
- * plus the paper's own Table 4 for comparison.  Pure functions.
+ * and 4 for feint's own code), derived from N_S, N_Q, N_D, the variant and
+ * the sparsity of the reference tables, plus the paper's own Table 4 for
+ * comparison.  Pure functions.
  *
  * Kernel sources counted: src/kernel/geometry.h (feint_jacobian,
  * feint_invert3, feint_shape_psi), src/kernel/physics.h (feint_update_A,
@@ -10,28 +11,36 @@
  *  - +, -, *, / on doubles count 1 each; a fused multiply-add counts 2, so
  *    the count does not depend on FMA contraction;
  *  - a sum of n terms costs n-1 additions (accumulating from the literal
- *    0.0 is not counted), so a dot product of length n is 2n-1;
- *  - products with reference-table entries count even where the entry is 0
- *    or +-1 (an IEEE-strict build must execute x*0.0; x*1.0 it may drop:
- *    at most N_D^2 N_S + N_D^2 N_S flops per Jacobian + gradient evaluation
- *    may be saved that way, e.g. 30 of 63+60 for a tetrahedron);
+ *    -0.0 folds away), so a dot product of length n is 2n-1;
+ *  - products with reference-table entries that are 0 or +-1 are not
+ *    executed: geometry.h's feint_times_table folds them at compile time, so
+ *    a table dot product with m nonzero entries, u of them +-1, costs
+ *    (m - u) multiplications + (m - 1) additions;
  *  - loads, stores, negations and comparisons are not flops.
  *
  * Two flop counts per variant:
  *  flops (executed): each distinct value is computed once.  After full
  *    unrolling with constant tables the compiler merges repeated stages on
  *    identical inputs (common-subexpression elimination): checked on
- *    clang-19 -O3, where qss_geo_linear and sqs_geo_linear compile to the
- *    same 3085 vector FP instructions, and qss_geo_generic and
- *    sqs_geo_generic to the same 4101.  So the executed count depends on the
- *    element and the geometry treatment, not on the loop order, and for a P1
- *    tetrahedron (reference gradients identical at every quadrature point)
- *    geo_generic and geo_linear coincide too.
+ *    clang-19 -O3 by instruction counts (callgrind), where the three loop
+ *    orders of one geometry treatment compile to nearly the same
+ *    instruction stream.  So the executed count depends on the element, the
+ *    problem and the geometry treatment, not on the loop order:
+ *     - Jacobian terms once per point with distinct reference gradients
+ *       (geo_generic) or once (geo_linear); psi once per such point and node;
+ *     - vol = det * w_q once per distinct (det, w_q);
+ *     - Poisson integrand g_r . g_s: symmetric in (r, s), merged, so
+ *       N_S (N_S + 1) / 2 per point with distinct gradients; its
+ *       accumulation N_Q N_S (N_S + 1) / 2 (vol_q per point; a strict
+ *       compiler never reassociates the sum over q);
+ *     - conv-diff integrand psi_r . (c psi_s): the inner product c psi_s is
+ *       shared by every r: (N_D+1) (2 (N_D+1) - 1) = 28 per (q, s), plus
+ *       2 (N_D+1) - 1 = 7 per (q, r, s), accumulation 2 per (q, r, s);
+ *     - load vector: per (q, r).
  *  flops_as_written: the count of the source with no such merging: the
  *    N_S-fold (SQS) and N_S^2-fold (SSQ) repetition of the paper's
- *    Algorithms 4 and 6.  This is the work when the compiler cannot merge
- *    (e.g. loops not fully unrolled), and the counterpart of the paper's
- *    SQS/SSQ rows of Table 4.
+ *    Algorithms 4 and 6.  This is the work when the compiler cannot merge,
+ *    and the counterpart of the paper's SQS/SSQ rows of Table 4.
  * The bound uses `flops` (a lower bound must not count work the compiler
  * removes); flops_useful = min over the six variants of `flops`. */
 #include <string.h>
@@ -40,54 +49,88 @@
 
 #define N_D 3
 
+/* What the counts need to know of an element, read from its reference
+ * tables (feint_element_get_info: the one home of the tables). */
 typedef struct {
   int num_nodes, num_qpts;
-  /* Quadrature points with distinct reference gradients dphi(q, n): 1 for
-   * the P1 tetrahedron (gradients constant), N_Q for the prism. */
-  int distinct_grad_points;
+  int distinct_grad_points; /* points with distinct reference gradients:
+                               1 for the P1 tetrahedron, N_Q for the prism */
+  int distinct_weights;     /* distinct quadrature weights: 1 for both */
+  long long jacobian;       /* flops of feint_jacobian at one point (the same
+                               at every point for both elements) */
+  long long psi_point;      /* flops of feint_shape_psi for all nodes at one
+                               point (the same at every point) */
 } elem_shape;
+
+/* (m - u) multiplications + (m - 1) additions for a table dot product with
+ * m nonzero entries, u of them +-1 (0 if m == 0). */
+static long long table_dot(int m, int u) { return m ? (m - u) + (m - 1) : 0; }
 
 static elem_shape shape_of(feint_element element) {
   elem_shape e;
-  if (element == FEINT_TET4) {
-    e.num_nodes = 4;
-    e.num_qpts = 4;
-    e.distinct_grad_points = 1;
-  } else {
-    e.num_nodes = 6;
-    e.num_qpts = 6;
-    e.distinct_grad_points = 6;
+  feint_element_info ei;
+  memset(&e, 0, sizeof e);
+  feint_element_get_info(element, &ei);
+  e.num_nodes = ei.num_nodes;
+  e.num_qpts = ei.num_qpts;
+  /* feint_jacobian at q = 0: J[a][b] = sum_n x[n][a] dphi[n][b], for each
+   * of the N_D rows a, one table dot product per column b. */
+  for (int b = 0; b < N_D; b++) {
+    int m = 0, u = 0;
+    for (int n = 0; n < ei.num_nodes; n++) {
+      const double d = ei.dphi[0][n][b];
+      m += d != 0.0;
+      u += d == 1.0 || d == -1.0;
+    }
+    e.jacobian += N_D * table_dot(m, u);
+  }
+  /* feint_shape_psi at q = 0: psi[1+a] = sum_b dphi[n][b] Jinv[b][a], one
+   * table dot product over row n for each a. */
+  for (int n = 0; n < ei.num_nodes; n++) {
+    int m = 0, u = 0;
+    for (int b = 0; b < N_D; b++) {
+      const double d = ei.dphi[0][n][b];
+      m += d != 0.0;
+      u += d == 1.0 || d == -1.0;
+    }
+    e.psi_point += N_D * table_dot(m, u);
+  }
+  /* distinct gradient tables and weights over the points */
+  e.distinct_grad_points = 0;
+  e.distinct_weights = 0;
+  for (int q = 0; q < ei.num_qpts; q++) {
+    int new_grad = 1, new_w = 1;
+    for (int p = 0; p < q; p++) {
+      if (memcmp(ei.dphi[p], ei.dphi[q], sizeof ei.dphi[q]) == 0) new_grad = 0;
+      if (ei.qwts[p] == ei.qwts[q]) new_w = 0;
+    }
+    e.distinct_grad_points += new_grad;
+    e.distinct_weights += new_w;
   }
   return e;
 }
 
 /* ---- Stage costs (flops), from the kernel sources ----------------------- */
 
-/* feint_jacobian: J[a][b] = sum_n x[n][a] dphi[n][b]: N_D^2 dot products of
- * length N_S: N_D^2 (2 N_S - 1).  tet 63, prism 99. */
-static long long cost_jacobian(long long ns) { return N_D * N_D * (2 * ns - 1); }
-
 /* feint_invert3: 9 cofactors x (2 mul + 1 sub) = 27; det = 3 mul + 2 add
  * = 5; 1 / det = 1; 9 scalings = 9: 42. */
 static long long cost_invert(void) { return 9 * 3 + 5 + 1 + 9; }
 
-/* vol = det * w_q: 1 mul per quadrature point. */
+/* vol = det * w_q: 1 mul. */
 static long long cost_vol(void) { return 1; }
 
-/* feint_shape_psi for one (q, n): psi[0] is a table value (0 flops);
- * psi[1+a] = sum_b dphi[n][b] Jinv[b][a]: N_D dot products of length N_D:
- * N_D (2 N_D - 1) = 15. */
-static long long cost_psi(void) { return N_D * (2 * N_D - 1); }
-
-/* feint_update_A for one (q, r, s), without vol:
+/* feint_update_A for one (q, r, s), without vol, as written:
  * Poisson: grad psi_r . grad psi_s: 2 N_D - 1 = 5.
- * conv-diff as written: for i in 0..N_D: t_i = sum_j c_ij psi_s[j]
- * (2(N_D+1) - 1 = 7 each, 4 of them: 28), then s = sum_i psi_r[i] t_i
- * (2(N_D+1) - 1 = 7): 35.  (physics.h's comment says 47: that is the
- * expanded form sum_ij c_ij psi_r[i] psi_s[j], not what the code does.) */
+ * conv-diff: t_i = sum_j c_ij psi_s[j] for i = 0..N_D (2(N_D+1) - 1 = 7
+ * each, 4 of them: 28), then sum_i psi_r[i] t_i (7): 35. */
+static long long cost_update_A_inner(feint_problem pb) {
+  return pb == FEINT_POISSON ? 0 : (N_D + 1) * (2 * (N_D + 1) - 1);
+}
+static long long cost_update_A_outer(feint_problem pb) {
+  return pb == FEINT_POISSON ? 2 * N_D - 1 : 2 * (N_D + 1) - 1;
+}
 static long long cost_update_A(feint_problem pb) {
-  if (pb == FEINT_POISSON) return 2 * N_D - 1;
-  return (N_D + 1) * (2 * (N_D + 1) - 1) + (2 * (N_D + 1) - 1);
+  return cost_update_A_inner(pb) + cost_update_A_outer(pb);
 }
 
 /* feint_update_b for one (q, r), without vol: Poisson f_q phi_r: 1;
@@ -99,56 +142,58 @@ static long long cost_update_b(feint_problem pb) {
 /* Ae[r][s] += vol * u and be[r] += vol * u: 1 mul + 1 add each. */
 static long long cost_accumulate(void) { return 2; }
 
-/* Executed flops (common-subexpression model, see the file comment).
- *  Jacobian + inverse: once for geo_linear; for geo_generic once per point
- *    with distinct reference gradients (the Jacobian of a tetrahedron is the
- *    same at every point, and the compiler sees the same expression).
- *  vol: N_Q products det * w_q (equal weights are not merged: at most
- *    N_Q - 1 flops over).
- *  psi: one per node and per point with distinct reference gradients
- *    (Jinv is constant for geo_linear, so only dphi distinguishes points).
- *  update_A: Poisson uses only gradients: distinct_grad_points * N_S^2
- *    evaluations; conv-diff uses the values phi(q, n) too: N_Q N_S^2.
- *  accumulation of A: N_Q N_S^2 (vol_q differs per point; the sums over q
- *    are sequential, never reassociated by a strict compiler).
- *  update_b + accumulation: N_Q N_S (f_q, or phi(q, r), differs per point).
- */
+/* Executed flops (common-subexpression model, see the file comment). */
 static long long flops_executed(feint_element et, feint_problem pb, int geo_linear) {
   elem_shape e = shape_of(et);
   long long ns = e.num_nodes, nq = e.num_qpts, dg = e.distinct_grad_points;
+  /* Jacobian terms: once (geo_linear) or once per distinct gradient point */
   long long n_jac = geo_linear ? 1 : dg;
-  long long n_uA = (pb == FEINT_POISSON ? dg : nq) * ns * ns;
-  return n_jac * (cost_jacobian(ns) + cost_invert()) + nq * cost_vol() + dg * ns * cost_psi() +
-         n_uA * cost_update_A(pb) + nq * ns * ns * cost_accumulate() +
-         nq * ns * (cost_update_b(pb) + cost_accumulate());
+  long long flops = n_jac * (e.jacobian + cost_invert());
+  /* vol: distinct (det, w) pairs */
+  flops += n_jac * e.distinct_weights * cost_vol();
+  /* psi: per distinct gradient point (Jinv is the same or differs with it) */
+  flops += dg * e.psi_point;
+  if (pb == FEINT_POISSON) {
+    long long pairs = ns * (ns + 1) / 2; /* symmetric, merged */
+    flops += dg * pairs * cost_update_A(pb) + nq * pairs * cost_accumulate();
+  } else {
+    flops += nq * ns * cost_update_A_inner(pb) + nq * ns * ns * cost_update_A_outer(pb) +
+             nq * ns * ns * cost_accumulate();
+  }
+  flops += nq * ns * (cost_update_b(pb) + cost_accumulate());
+  return flops;
 }
 
 /* Flops of the source as written, with no merging of repeated stages.
- * Per loop order (JI = cost_jacobian + cost_invert):
- *  QSS linear  (Alg. 3): JI + N_Q [vol + N_S psi + N_S^2 (uA + 2) + N_S (ub + 2)]
- *  QSS generic (Alg. 2): N_Q [JI + vol + N_S psi + N_S^2 (uA + 2) + N_S (ub + 2)]
- *  SQS linear  (Alg. 5): JI + N_Q N_S psi + N_S N_Q [vol + N_S (uA + 2) + (ub + 2)]
+ * Per loop order (JI = Jacobian + inverse, PSI = psi of all nodes at a
+ * point, psi_r of node r, uA = update_A + accumulate, ub = update_b +
+ * accumulate):
+ *  QSS linear  (Alg. 3): JI + N_Q [vol + PSI + N_S^2 uA + N_S ub]
+ *  QSS generic (Alg. 2): N_Q [JI + vol + PSI + N_S^2 uA + N_S ub]
+ *  SQS linear  (Alg. 5): JI + N_Q PSI + N_S N_Q [vol + N_S uA + ub]
  *                        (vol = det * w_q is inside the r and q loops)
- *  SQS generic (Alg. 4): N_S N_Q [JI + vol + N_S psi + N_S (uA + 2) + (ub + 2)]
- *  SSQ linear  (Alg. 7): JI + N_Q N_S psi + N_S^2 N_Q (vol + uA + 2) + N_S N_Q (ub + 2)
- *  SSQ generic (Alg. 6): N_S^2 N_Q [JI + vol + 2 psi + uA + 2] + N_S N_Q (ub + 2)
- *                        (psi of r and of s at every point; b only when r == s) */
+ *  SQS generic (Alg. 4): N_S N_Q [JI + vol + PSI + N_S uA + ub]
+ *  SSQ linear  (Alg. 7): JI + N_Q PSI + N_S^2 N_Q (vol + uA) + N_S N_Q ub
+ *  SSQ generic (Alg. 6): N_Q sum_{r,s} [JI + vol + psi_r + psi_s + uA]
+ *                        + N_S N_Q ub = N_Q [N_S^2 (JI + vol + uA)
+ *                        + 2 N_S PSI] + N_S N_Q ub
+ *                        (psi of r and of s at every point; b when r == s) */
 static long long flops_as_written(feint_element et, feint_problem pb, feint_pm_loop_order lo,
                                   int geo_linear) {
   elem_shape e = shape_of(et);
   long long ns = e.num_nodes, nq = e.num_qpts;
-  long long ji = cost_jacobian(ns) + cost_invert(), vol = cost_vol(), psi = cost_psi();
+  long long ji = e.jacobian + cost_invert(), vol = cost_vol(), psi = e.psi_point;
   long long uA = cost_update_A(pb) + cost_accumulate(), ub = cost_update_b(pb) + cost_accumulate();
   switch (lo) {
   case FEINT_PM_QSS:
-    return (geo_linear ? ji : nq * ji) + nq * (vol + ns * psi + ns * ns * uA + ns * ub);
+    return (geo_linear ? ji : nq * ji) + nq * (vol + psi + ns * ns * uA + ns * ub);
   case FEINT_PM_SQS:
-    if (geo_linear) return ji + nq * ns * psi + ns * nq * (vol + ns * uA + ub);
-    return ns * nq * (ji + vol + ns * psi + ns * uA + ub);
+    if (geo_linear) return ji + nq * psi + ns * nq * (vol + ns * uA + ub);
+    return ns * nq * (ji + vol + psi + ns * uA + ub);
   case FEINT_PM_SSQ:
   default:
-    if (geo_linear) return ji + nq * ns * psi + ns * ns * nq * (vol + uA) + ns * nq * ub;
-    return ns * ns * nq * (ji + vol + 2 * psi + uA) + ns * nq * ub;
+    if (geo_linear) return ji + nq * psi + ns * ns * nq * (vol + uA) + ns * nq * ub;
+    return nq * (ns * ns * (ji + vol + uA) + 2 * ns * psi) + ns * nq * ub;
   }
 }
 

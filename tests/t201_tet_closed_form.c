@@ -231,7 +231,7 @@ static void check_random_tets(void) {
       feint_variant_info vi;
       feint_variant_get_info((feint_variant)v, &vi);
       const feint_integrate_desc d = {FEINT_TET4, (feint_problem)pb, (feint_variant)v,
-                                      FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0};
+                                      FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};
       memset(A, 0xFF, 16 * NUM_TETS * sizeof(double)); /* NaN: an unwritten entry fails */
       memset(b, 0xFF, 4 * NUM_TETS * sizeof(double));
       CHECK_STATUS(feint_integrate(&d, NUM_TETS, geo, coef, A, b), FEINT_SUCCESS, NULL);
@@ -282,7 +282,7 @@ static void check_mesh_volume(void) {
         feint_variant_get_info((feint_variant)v, &vi);
         if (vi.geo_linear && el == FEINT_PRISM6) continue; /* refuses non-affine prisms (t001) */
         const feint_integrate_desc d = {(feint_element)el, FEINT_POISSON, (feint_variant)v,
-                                        FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0};
+                                        FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};
         CHECK_STATUS(feint_integrate(&d, num_elem, geo, coef, A, b), FEINT_SUCCESS, NULL);
       } else {
         CHECK_STATUS(feint_integrate_reference((feint_element)el, FEINT_POISSON, num_elem, geo,

@@ -253,7 +253,7 @@ static feint_status run(int v, feint_problem pb, size_t n, const double *geo, co
                         double *A, double *b, double *A_abs, double *b_abs) {
   if (v < 0) return feint_integrate_reference(FEINT_PRISM6, pb, n, geo, coef, A, b, A_abs, b_abs);
   const feint_integrate_desc d = {FEINT_PRISM6, pb, (feint_variant)v, FEINT_LAYOUT_NATURAL,
-                                  FEINT_LAYOUT_NATURAL, 0};
+                                  FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};
   memset(A, 0xFF, 36 * n * sizeof(double)); /* NaN: an unwritten entry fails */
   memset(b, 0xFF, 6 * n * sizeof(double));
   return feint_integrate(&d, n, geo, coef, A, b);

@@ -99,7 +99,7 @@ static void run_case(feint_element el, feint_problem pb) {
           for (size_t i = 0; i < padded * na; i++) A[i] = -777.0; /* sentinel */
           for (size_t i = 0; i < padded * nb; i++) b[i] = -777.0;
           const feint_integrate_desc desc = {el, pb, (feint_variant)v, (feint_layout)lin,
-                                             (feint_layout)lout, 0};
+                                             (feint_layout)lout, 0, FEINT_TARGET_HOST, 0};
           CHECK_STATUS(feint_integrate(&desc, num_elem, geo_in[m][lin], coef_in[lin], A, b),
                        FEINT_SUCCESS, NULL);
           feint_layout_convert(num_elem, na, lout, A, FEINT_LAYOUT_NATURAL, A_nat);

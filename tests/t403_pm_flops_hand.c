@@ -13,50 +13,66 @@ static void expect(feint_element e, feint_problem p, feint_variant v, long long 
 }
 
 int main(void) {
-  /* Stage costs by hand (N_S = 4 tet, 6 prism; a sum of n terms = n-1 adds):
-   *  Jacobian J[a][b] = sum_n x dphi: 9 entries x (N_S mul + N_S-1 add):
-   *    tet 9 x 7 = 63, prism 9 x 11 = 99.
+  /* Stage costs by hand from the kernel sources and the reference tables
+   * (a sum of n terms = n-1 adds; table entries 0 and +-1 cost no
+   * multiplication, 0 entries no addition either):
+   *  Jacobian J[a][b] = sum_n x[n][a] dphi[n][b], 3 rows a x 3 columns b:
+   *    tet: each column has two entries, -1 (node 0) and +1 (node b+1):
+   *      1 subtraction -> 9.
+   *    prism: columns x and y have 4 nonzero entries +-H(z) (nodes with
+   *      i = 0, 1 resp. 0, 2): 4 mul + 3 add = 7 each; column z has 6
+   *      entries +-L_i/2: 6 mul + 5 add = 11 -> 3 x (7 + 7 + 11) = 75.
    *  feint_invert3: 9 x (2 mul + 1 sub) + (3 mul + 2 add) + 1 div + 9 mul = 42.
-   *  vol = det * w: 1.   psi (one node): 3 x (3 mul + 2 add) = 15.
-   *  update_A Poisson: 3 mul + 2 add = 5; conv-diff: 4 x (4 mul + 3 add) +
-   *    (4 mul + 3 add) = 35.   update_b Poisson: 1; conv-diff: 7.
-   *  accumulate (+= vol * u): 2. */
+   *  vol = det * w: 1 (all weights of each rule are equal).
+   *  psi (all nodes at a point), 3 derivatives each:
+   *    tet: node 0 row (-1,-1,-1): 2 subtractions per derivative = 6;
+   *      nodes 1..3 (a unit vector): 0 -> 6.
+   *    prism: nodes i = 0 rows (-H,-H,+-L/2): 3 mul + 2 add = 5 per
+   *      derivative, 15 per node, 2 nodes; nodes i = 1, 2 rows with one
+   *      zero: 2 mul + 1 add = 3, 9 per node, 4 nodes -> 30 + 36 = 66.
+   *  update_A Poisson: 3 mul + 2 add = 5; conv-diff: c psi_s (4 x (4 mul +
+   *    3 add) = 28, shared by all r) + psi_r . (c psi_s) (7) = 35.
+   *  update_b Poisson: 1; conv-diff: 7.   accumulate (+= vol * u): 2. */
 
   /* tet4-poisson qss_geo_linear (Algorithm 3).
-   * As written: J + inverse once (63 + 42 = 105), then per point (4):
-   *   vol 1 + psi 4 x 15 = 60 + A 16 x (5 + 2) = 112 + b 4 x (1 + 2) = 12
-   *   = 185; total 105 + 4 x 185 = 845.
-   * Executed: the tet's reference gradients are the same at every point,
-   *   so psi is computed once (60) and so is the Poisson integrand of each
-   *   (r, s) (16 x 5 = 80); per point remain vol (4 x 1), the 16
-   *   accumulations (4 x 16 x 2 = 128) and b (4 x 4 x 3 = 48):
-   *   105 + 4 + 60 + 80 + 128 + 48 = 425. */
-  expect(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 425, 845, "tet4-poisson qss_geo_linear");
+   * As written: J + inverse once (9 + 42 = 51), then per point (4):
+   *   vol 1 + psi 6 + A 16 x (5 + 2) = 112 + b 4 x (1 + 2) = 12 = 131;
+   *   total 51 + 4 x 131 = 575.
+   * Executed: gradients are the same at every point: psi once (6), the
+   *   Poisson integrand once per symmetric pair (10 x 5 = 50), vol once (1);
+   *   per point remain the 10 accumulations (4 x 10 x 2 = 80) and b
+   *   (4 x 4 x 3 = 48): 51 + 1 + 6 + 50 + 80 + 48 = 236. */
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 236, 575, "tet4-poisson qss_geo_linear");
 
-  /* prism6-poisson qss_geo_generic (Algorithm 2): per point (6):
-   *   J 99 + inverse 42 + vol 1 + psi 6 x 15 = 90 + A 36 x 7 = 252 +
-   *   b 6 x 3 = 18 = 502; total 6 x 502 = 3012, nothing repeated, so
-   *   executed = as written. */
-  expect(FEINT_PRISM6, FEINT_POISSON, FEINT_QSS_GEO_GENERIC, 3012, 3012,
+  /* prism6-poisson qss_geo_generic (Algorithm 2), as written, per point (6):
+   *   J 75 + inverse 42 + vol 1 + psi 66 + A 36 x 7 = 252 + b 6 x 3 = 18
+   *   = 454; total 2724.
+   * Executed: per point J + inverse 117, vol 1, psi 66, the 21 symmetric
+   *   pairs 21 x (5 + 2) = 147, b 18: 349 x 6 = 2094. */
+  expect(FEINT_PRISM6, FEINT_POISSON, FEINT_QSS_GEO_GENERIC, 2094, 2724,
          "prism6-poisson qss_geo_generic");
 
   /* tet4-convdiff ssq_geo_generic (Algorithm 6), as written: per (r, s, q),
-   *   64 of them: J 63 + inverse 42 + vol 1 + psi_r, psi_s 30 + update 35 +
-   *   accumulate 2 = 173 -> 11072; b on the diagonal, per (r, q), 16 of
-   *   them: 7 + 2 = 9 -> 144; total 11216.
-   * Executed: J + inverse once (105, same at every point), vol 4, psi once
-   *   4 x 15 = 60, conv-diff integrand at every (q, r, s) since it uses the
-   *   point values phi: 64 x 35 = 2240, accumulations 64 x 2 = 128, b 16 x 9
-   *   = 144: total 2681. */
-  expect(FEINT_TET4, FEINT_CONVDIFF, FEINT_SSQ_GEO_GENERIC, 2681, 11216,
+   *   64 of them: J + inverse 51 + vol 1 + update 35 + accumulate 2 = 89
+   *   -> 5696, psi_r and psi_s at each: 4 points x 16 pairs x (psi_r +
+   *   psi_s) = 4 x 2 x 4 x 6 = 192 (every node appears 2 x 4 times per
+   *   point); b on the diagonal, per (r, q), 16 of them: 9 -> 144;
+   *   total 5696 + 192 + 144 = 6032.
+   * Executed: J + inverse once (51), vol once (1), psi once (6), c psi_s per
+   *   (q, s) 16 x 28 = 448 (it uses phi_s(q)), psi_r . (c psi_s) and its
+   *   accumulation per (q, r, s): 64 x (7 + 2) = 576, b 16 x 9 = 144:
+   *   total 1226. */
+  expect(FEINT_TET4, FEINT_CONVDIFF, FEINT_SSQ_GEO_GENERIC, 1226, 6032,
          "tet4-convdiff ssq_geo_generic");
 
   /* prism6-convdiff sqs_geo_linear (Algorithm 5), as written: J + inverse
-   *   once 99 + 42 = 141; psi at every (q, n): 36 x 15 = 540; per (r, q), 36
+   *   once 75 + 42 = 117; psi at every point: 6 x 66 = 396; per (r, q), 36
    *   of them: vol 1 + row 6 x (35 + 2) = 222 + b 7 + 2 = 9 -> 232 x 36 =
-   *   8352; total 141 + 540 + 8352 = 9033.  Executed: vol once per point
-   *   (6, not 36): 9033 - 30 = 9003. */
-  expect(FEINT_PRISM6, FEINT_CONVDIFF, FEINT_SQS_GEO_LINEAR, 9003, 9033,
+   *   8352; total 117 + 396 + 8352 = 8865.
+   * Executed: 117, vol once (1), psi 396, c psi_s per (q, s) 36 x 28 =
+   *   1008, psi_r . (c psi_s) + accumulation per (q, r, s) 216 x 9 = 1944,
+   *   b 36 x 9 = 324: total 3790. */
+  expect(FEINT_PRISM6, FEINT_CONVDIFF, FEINT_SQS_GEO_LINEAR, 3790, 8865,
          "prism6-convdiff sqs_geo_linear");
 
   /* flops_useful: the minimum over the six variants. */
