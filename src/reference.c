@@ -80,19 +80,26 @@ feint_status feint_integrate_reference(feint_element element, feint_problem prob
         psi[n][0] = ei.phi[q][n];
         det = reference_gradient(J, ei.dphi[q][n], &psi[n][1]);
       }
-      /* |psi|: the scale of the round-off in each derivative.  A derivative
-       * sum_b dphi_b (J^-1)_b,a, with (J^-1)_b,a = C_a,b / det (C the
-       * cofactors), may cancel to ~0 in exact arithmetic while each computed
-       * cofactor carries an error of eps (|J J| + |J J|) and det an error of
-       * eps det_abs.  So psi_abs uses |C|_abs / |det| (1 + det_abs / |det|)
-       * in place of (J^-1). */
-      double cof_abs[3][3], det_abs = 0.0;
+      /* |psi|: the scale of the round-off in each derivative.  An entry of J
+       * is a sum sum_n x_n dphi_n that cancels (|J| ~ h while |x| ~ 1 for a
+       * small element far from the origin): its error is eps J_abs with
+       * J_abs = sum_n |x_n| |dphi_n|.  A derivative sum_b dphi_b (J^-1)_b,a,
+       * with (J^-1)_b,a = C_a,b / det (C the cofactors), may cancel to ~0
+       * while each cofactor carries an error of eps (J_abs J_abs + J_abs
+       * J_abs) and det an error of eps det_abs.  So psi_abs uses
+       * |C|_abs / |det| (1 + det_abs / |det|) in place of (J^-1), and the
+       * volume factor |w| (|det| + det_abs) in place of |vol|. */
+      double J_abs[3][3] = {{0}}, cof_abs[3][3], det_abs = 0.0;
+      for (int a = 0; a < 3; a++)
+        for (int bb = 0; bb < 3; bb++)
+          for (int n = 0; n < ns; n++) J_abs[a][bb] += fabs(x[3 * n + a] * ei.dphi[q][n][bb]);
       for (int a = 0; a < 3; a++)
         for (int bb = 0; bb < 3; bb++) {
           const int a1 = (a + 1) % 3, a2 = (a + 2) % 3, b1 = (bb + 1) % 3, b2 = (bb + 2) % 3;
-          cof_abs[a][bb] = fabs(J[a1][b1] * J[a2][b2]) + fabs(J[a1][b2] * J[a2][b1]);
+          cof_abs[a][bb] = J_abs[a1][b1] * J_abs[a2][b2] + J_abs[a1][b2] * J_abs[a2][b1];
         }
-      for (int bb = 0; bb < 3; bb++) det_abs += fabs(J[0][bb]) * cof_abs[0][bb];
+      for (int bb = 0; bb < 3; bb++) det_abs += J_abs[0][bb] * cof_abs[0][bb];
+      const double vol_abs = fabs(ei.qwts[q]) * (fabs(det) + det_abs);
       const double inv_scale = (1.0 + det_abs / fabs(det)) / fabs(det);
       for (int n = 0; n < ns; n++) {
         psi_abs[n][0] = fabs(ei.phi[q][n]);
@@ -110,12 +117,12 @@ feint_status feint_integrate_reference(feint_element element, feint_problem prob
             for (int j = 0; j < 4; j++) {
               const double t = vol * c[i][j] * psi[r][i] * psi[s][j];
               A[r * ns + s] += t;
-              if (Aa) Aa[r * ns + s] += fabs(vol * c[i][j]) * psi_abs[r][i] * psi_abs[s][j];
+              if (Aa) Aa[r * ns + s] += vol_abs * fabs(c[i][j]) * psi_abs[r][i] * psi_abs[s][j];
             }
         for (int i = 0; i < 4; i++) {
           const double t = vol * d[i] * psi[r][i];
           b[r] += t;
-          if (ba) ba[r] += fabs(vol * d[i]) * psi_abs[r][i];
+          if (ba) ba[r] += vol_abs * fabs(d[i]) * psi_abs[r][i];
         }
       }
     }

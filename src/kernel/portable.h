@@ -20,7 +20,9 @@
 /* Full unrolling of a loop with a compile-time trip count (element sizes,
  * space dimensions): the per-element loops must disappear before the
  * element loop is vectorised across SIMD lanes. */
-#if defined(__clang__)
+#if defined(FEINT_NO_UNROLL) /* sanitizer builds: correctness, not speed */
+#define FEINT_UNROLL
+#elif defined(__clang__)
 #define FEINT_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
 #define FEINT_UNROLL _Pragma("GCC unroll 64")
