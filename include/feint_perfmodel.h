@@ -30,7 +30,7 @@
  *
  * All counting functions are pure: no I/O, no timing, no global state except
  * the thread-local error message.  Every function returns a feint_status; on
- * an argument error the outputs are untouched and feint_pm_last_error() names
+ * an argument error the outputs are untouched and feint_last_error() names
  * the argument, the value received and what is allowed.
  */
 #ifndef FEINT_PERFMODEL_H
@@ -237,8 +237,8 @@ double feint_pm_fma_flops(size_t iters, int nthreads);
 int feint_pm_fma_width(void);
 #define FEINT_PM_FMA_CHAINS 12 /* independent accumulator vectors per thread */
 
-/* The message of the last failing feint_pm_* call on this thread, or "". */
-const char *feint_pm_last_error(void);
+/* Errors: every feint_pm_* function records its message for
+ * feint_last_error() (feint.h), like the rest of the library. */
 
 #ifdef __cplusplus
 }

@@ -254,7 +254,7 @@ static int cmd_tables(int argc, char **argv) {
       return 2;
     }
     if (feint_pm_platform_find(platform, NULL, &pl) != FEINT_SUCCESS) {
-      fprintf(stderr, "perfmodel: %s\n", feint_pm_last_error());
+      fprintf(stderr, "perfmodel: %s\n", feint_last_error());
       return 1;
     }
   }
@@ -262,7 +262,7 @@ static int cmd_tables(int argc, char **argv) {
   if (all || strcmp(which, "3") == 0) rc |= table3(&o);
   if (all || strcmp(which, "4") == 0) rc |= table4(&o);
   if (want6) rc |= table6(&o, &pl);
-  if (rc) fprintf(stderr, "perfmodel: %s\n", feint_pm_last_error());
+  if (rc) fprintf(stderr, "perfmodel: %s\n", feint_last_error());
   return rc;
 }
 
@@ -281,7 +281,7 @@ static int cmd_platforms(void) {
   for (int i = 0; i < n; i++) {
     feint_pm_platform pl;
     if (feint_pm_platform_find(names[i], dir, &pl) != FEINT_SUCCESS) {
-      fprintf(stderr, "perfmodel: %s\n", feint_pm_last_error());
+      fprintf(stderr, "perfmodel: %s\n", feint_last_error());
       rc = 1;
       continue;
     }

@@ -276,13 +276,13 @@ static feint_status check_case(const char *func, feint_element element, feint_pr
 
 feint_status feint_pm_counts_get(feint_element element, feint_problem problem,
                                  feint_variant variant, feint_pm_counts *out) {
-  FEINT_PM_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
-  FEINT_PM_CALL(check_case(__func__, element, problem));
-  FEINT_PM_CHECK((unsigned)variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
+  FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
+  FEINT_CALL(check_case(__func__, element, problem));
+  FEINT_CHECK((unsigned)variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
                  "variant = %d; allowed 0..%d", (int)variant, FEINT_VARIANT_COUNT - 1);
   feint_pm_loop_order lo;
   int geo_linear;
-  FEINT_PM_CALL(feint_pm_variant_split(variant, &lo, &geo_linear));
+  FEINT_CALL(feint_pm_variant_split(variant, &lo, &geo_linear));
   feint_pm_counts c;
   memset(&c, 0, sizeof c);
   fill_sizes(element, problem, &c);
@@ -314,9 +314,9 @@ static const long long paper_shared_qss[FEINT_PM_SHARED_COUNT][4] = {
 
 feint_status feint_pm_paper_counts(feint_element element, feint_problem problem,
                                    feint_pm_loop_order loop_order, feint_pm_counts *out) {
-  FEINT_PM_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
-  FEINT_PM_CALL(check_case(__func__, element, problem));
-  FEINT_PM_CHECK((unsigned)loop_order < FEINT_PM_LOOP_ORDER_COUNT, FEINT_ERR_OUT_OF_RANGE,
+  FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
+  FEINT_CALL(check_case(__func__, element, problem));
+  FEINT_CHECK((unsigned)loop_order < FEINT_PM_LOOP_ORDER_COUNT, FEINT_ERR_OUT_OF_RANGE,
                  "loop_order = %d; allowed 0..%d", (int)loop_order,
                  FEINT_PM_LOOP_ORDER_COUNT - 1);
   feint_pm_counts c;

@@ -1,26 +1,12 @@
 /* names.c - names of elements, problems, variants and loop orders as the
- * performance model prints and parses them, and the error record of the
- * perfmodel module. */
+ * performance model prints and parses them. */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pm_internal.h"
 
-static _Thread_local char pm_last_error[512];
 
-feint_status feint_pm_error(feint_status status, const char *func, const char *fmt, ...) {
-  int len = snprintf(pm_last_error, sizeof pm_last_error, "%s(): ", func);
-  if (len < 0 || (size_t)len >= sizeof pm_last_error) return status;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(pm_last_error + len, sizeof pm_last_error - (size_t)len, fmt, ap);
-  va_end(ap);
-  return status;
-}
-
-const char *feint_pm_last_error(void) { return pm_last_error; }
 
 static const char *const element_names[FEINT_ELEMENT_COUNT] = {"tet4", "prism6"};
 static const char *const problem_names[FEINT_PROBLEM_COUNT] = {"poisson", "convdiff"};
@@ -56,8 +42,8 @@ static int name_equal(const char *a, const char *b) {
 }
 
 feint_status feint_pm_element_parse(const char *name, feint_element *element) {
-  FEINT_PM_CHECK(name != NULL, FEINT_ERR_NULL_ARG, "name is NULL");
-  FEINT_PM_CHECK(element != NULL, FEINT_ERR_NULL_ARG, "element is NULL");
+  FEINT_CHECK(name != NULL, FEINT_ERR_NULL_ARG, "name is NULL");
+  FEINT_CHECK(element != NULL, FEINT_ERR_NULL_ARG, "element is NULL");
   if (name_equal(name, "tet4") || name_equal(name, "tetra") || name_equal(name, "tet")) {
     *element = FEINT_TET4;
     return FEINT_SUCCESS;
@@ -72,8 +58,8 @@ feint_status feint_pm_element_parse(const char *name, feint_element *element) {
 }
 
 feint_status feint_pm_problem_parse(const char *name, feint_problem *problem) {
-  FEINT_PM_CHECK(name != NULL, FEINT_ERR_NULL_ARG, "name is NULL");
-  FEINT_PM_CHECK(problem != NULL, FEINT_ERR_NULL_ARG, "problem is NULL");
+  FEINT_CHECK(name != NULL, FEINT_ERR_NULL_ARG, "name is NULL");
+  FEINT_CHECK(problem != NULL, FEINT_ERR_NULL_ARG, "problem is NULL");
   if (name_equal(name, "poisson")) {
     *problem = FEINT_POISSON;
     return FEINT_SUCCESS;
@@ -88,8 +74,8 @@ feint_status feint_pm_problem_parse(const char *name, feint_problem *problem) {
 }
 
 feint_status feint_pm_variant_parse(const char *name, feint_variant *variant) {
-  FEINT_PM_CHECK(name != NULL, FEINT_ERR_NULL_ARG, "name is NULL");
-  FEINT_PM_CHECK(variant != NULL, FEINT_ERR_NULL_ARG, "variant is NULL");
+  FEINT_CHECK(name != NULL, FEINT_ERR_NULL_ARG, "name is NULL");
+  FEINT_CHECK(variant != NULL, FEINT_ERR_NULL_ARG, "variant is NULL");
   for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
     if (name_equal(name, variant_names[v])) {
       *variant = (feint_variant)v;
@@ -103,7 +89,7 @@ feint_status feint_pm_variant_parse(const char *name, feint_variant *variant) {
 
 feint_status feint_pm_variant_split(feint_variant variant, feint_pm_loop_order *loop_order,
                                     int *geo_linear) {
-  FEINT_PM_CHECK((unsigned)variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
+  FEINT_CHECK((unsigned)variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
                  "variant = %d; allowed 0..%d", (int)variant, FEINT_VARIANT_COUNT - 1);
   /* The enum pairs (linear, generic) per loop order: QSS, SQS, SSQ. */
   if (loop_order != NULL) *loop_order = (feint_pm_loop_order)((int)variant / 2);

@@ -54,8 +54,8 @@ static feint_status copy_field(char *dst, size_t cap, const char *value, const c
 
 feint_status feint_pm_platform_parse(const char *text, const char *origin,
                                      feint_pm_platform *out) {
-  FEINT_PM_CHECK(text != NULL, FEINT_ERR_NULL_ARG, "text is NULL");
-  FEINT_PM_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
+  FEINT_CHECK(text != NULL, FEINT_ERR_NULL_ARG, "text is NULL");
+  FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
   if (origin == NULL) origin = "<string>";
   feint_pm_platform p;
   memset(&p, 0, sizeof p);
@@ -100,11 +100,11 @@ feint_status feint_pm_platform_parse(const char *text, const char *origin,
                             origin, line, key);
     seen[k] = 1;
     if (k == KEY_NAME) {
-      FEINT_PM_CALL(copy_field(p.name, sizeof p.name, value, key, origin, line));
+      FEINT_CALL(copy_field(p.name, sizeof p.name, value, key, origin, line));
     } else if (k == KEY_DESCRIPTION) {
-      FEINT_PM_CALL(copy_field(p.description, sizeof p.description, value, key, origin, line));
+      FEINT_CALL(copy_field(p.description, sizeof p.description, value, key, origin, line));
     } else if (k >= KEY_SOURCE0) {
-      FEINT_PM_CALL(copy_field(p.source[k - KEY_SOURCE0], sizeof p.source[0], value, key,
+      FEINT_CALL(copy_field(p.source[k - KEY_SOURCE0], sizeof p.source[0], value, key,
                                origin, line));
     } else {
       int f = k - KEY_FIGURE0;
@@ -140,10 +140,10 @@ feint_status feint_pm_platform_parse(const char *text, const char *origin,
 }
 
 feint_status feint_pm_platform_load(const char *path, feint_pm_platform *out) {
-  FEINT_PM_CHECK(path != NULL, FEINT_ERR_NULL_ARG, "path is NULL");
-  FEINT_PM_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
+  FEINT_CHECK(path != NULL, FEINT_ERR_NULL_ARG, "path is NULL");
+  FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
   FILE *f = fopen(path, "r");
-  FEINT_PM_CHECK(f != NULL, FEINT_ERR_UNSUPPORTED, "cannot open platform file '%s': %s", path,
+  FEINT_CHECK(f != NULL, FEINT_ERR_UNSUPPORTED, "cannot open platform file '%s': %s", path,
                  strerror(errno));
   enum { MAX_FILE = 64 * 1024 };
   char *text = malloc(MAX_FILE + 1);
@@ -168,14 +168,14 @@ feint_status feint_pm_platform_load(const char *path, feint_pm_platform *out) {
 
 feint_status feint_pm_platform_find(const char *name_or_path, const char *dir,
                                     feint_pm_platform *out) {
-  FEINT_PM_CHECK(name_or_path != NULL, FEINT_ERR_NULL_ARG, "name_or_path is NULL");
-  FEINT_PM_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
+  FEINT_CHECK(name_or_path != NULL, FEINT_ERR_NULL_ARG, "name_or_path is NULL");
+  FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
   size_t n = strlen(name_or_path);
   const char *suffix = ".platform";
   size_t ns = strlen(suffix);
   if (strchr(name_or_path, '/') != NULL || (n > ns && strcmp(name_or_path + n - ns, suffix) == 0))
     return feint_pm_platform_load(name_or_path, out);
-  FEINT_PM_CHECK(n > 0 && strspn(name_or_path, "abcdefghijklmnopqrstuvwxyz"
+  FEINT_CHECK(n > 0 && strspn(name_or_path, "abcdefghijklmnopqrstuvwxyz"
                                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == n,
                  FEINT_ERR_OUT_OF_RANGE,
                  "platform name \"%s\"; allowed: letters, digits, '-', '_', '.'", name_or_path);
@@ -183,7 +183,7 @@ feint_status feint_pm_platform_find(const char *name_or_path, const char *dir,
   if (dir == NULL || *dir == '\0') dir = "perfmodel/platforms";
   char path[1024];
   int len = snprintf(path, sizeof path, "%s/%s%s", dir, name_or_path, suffix);
-  FEINT_PM_CHECK(len > 0 && (size_t)len < sizeof path, FEINT_ERR_BAD_SIZE,
+  FEINT_CHECK(len > 0 && (size_t)len < sizeof path, FEINT_ERR_BAD_SIZE,
                  "platform path for \"%s\" in \"%s\" longer than %zu characters", name_or_path,
                  dir, sizeof path - 1);
   return feint_pm_platform_load(path, out);
@@ -201,12 +201,12 @@ const char *feint_pm_bound_name(feint_pm_bound bound) {
 
 feint_status feint_pm_predict(long long bytes, long long flops, double gbs, double gflops,
                               double *ns, feint_pm_bound *bound) {
-  FEINT_PM_CHECK(ns != NULL, FEINT_ERR_NULL_ARG, "ns is NULL");
-  FEINT_PM_CHECK(bytes >= 0, FEINT_ERR_BAD_SIZE, "bytes = %lld; allowed >= 0", bytes);
-  FEINT_PM_CHECK(flops >= 0, FEINT_ERR_BAD_SIZE, "flops = %lld; allowed >= 0", flops);
-  FEINT_PM_CHECK(isfinite(gbs) && gbs > 0.0, FEINT_ERR_BAD_SIZE,
+  FEINT_CHECK(ns != NULL, FEINT_ERR_NULL_ARG, "ns is NULL");
+  FEINT_CHECK(bytes >= 0, FEINT_ERR_BAD_SIZE, "bytes = %lld; allowed >= 0", bytes);
+  FEINT_CHECK(flops >= 0, FEINT_ERR_BAD_SIZE, "flops = %lld; allowed >= 0", flops);
+  FEINT_CHECK(isfinite(gbs) && gbs > 0.0, FEINT_ERR_BAD_SIZE,
                  "gbs = %g; allowed: finite and > 0", gbs);
-  FEINT_PM_CHECK(isfinite(gflops) && gflops > 0.0, FEINT_ERR_BAD_SIZE,
+  FEINT_CHECK(isfinite(gflops) && gflops > 0.0, FEINT_ERR_BAD_SIZE,
                  "gflops = %g; allowed: finite and > 0", gflops);
   /* bytes / (1e9 bytes/s) = bytes * 1e-9 s = bytes ns; the same for flops. */
   double t_mem_ns = (double)bytes / gbs;
@@ -219,12 +219,12 @@ feint_status feint_pm_predict(long long bytes, long long flops, double gbs, doub
 feint_status feint_pm_predict_platform(long long bytes, long long flops,
                                        const feint_pm_platform *platform, feint_pm_use use,
                                        double *ns, feint_pm_bound *bound) {
-  FEINT_PM_CHECK(platform != NULL, FEINT_ERR_NULL_ARG, "platform is NULL");
-  FEINT_PM_CHECK(use == FEINT_PM_USE_PEAK || use == FEINT_PM_USE_BENCH, FEINT_ERR_OUT_OF_RANGE,
+  FEINT_CHECK(platform != NULL, FEINT_ERR_NULL_ARG, "platform is NULL");
+  FEINT_CHECK(use == FEINT_PM_USE_PEAK || use == FEINT_PM_USE_BENCH, FEINT_ERR_OUT_OF_RANGE,
                  "use = %d; allowed FEINT_PM_USE_PEAK (0) or FEINT_PM_USE_BENCH (1)", (int)use);
   if (use == FEINT_PM_USE_PEAK)
     return feint_pm_predict(bytes, flops, platform->peak_gbs, platform->peak_gflops, ns, bound);
-  FEINT_PM_CHECK(platform->bench_measured[0] && platform->bench_measured[1],
+  FEINT_CHECK(platform->bench_measured[0] && platform->bench_measured[1],
                  FEINT_ERR_UNSUPPORTED,
                  "platform '%s' has no benchmark %s (\"unmeasured\" in its file)", platform->name,
                  !platform->bench_measured[0] ? "bench_gflops" : "bench_gbs");

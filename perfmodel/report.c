@@ -442,7 +442,7 @@ int perfmodel_report(int argc, char **argv) {
               pl.description);
     else
       fprintf(md, "- %s: no result file (platform file invalid: %s)\n", platforms[k],
-              feint_pm_last_error());
+              feint_last_error());
     none = 0;
   }
   if (none) fprintf(md, "Every platform with a platform file has results.\n");

@@ -1,6 +1,7 @@
 /* t401: perfmodel Table 3 sizes, global accesses (36, 66, 52, 80) and the
  * paper's Table 4 shared-memory rows that feint's formulas reproduce. */
-#include "pm_test_util.h"
+#include "feint_perfmodel.h"
+#include "test_util.h"
 
 int main(void) {
   /* Columns in the paper's order: Poisson tetra, Poisson prism, conv-diff
@@ -18,7 +19,7 @@ int main(void) {
   for (int k = 0; k < 4; k++) {
     for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
       feint_pm_counts c;
-      PM_CHECK_STATUS(feint_pm_counts_get(el[k], pb[k], (feint_variant)v, &c), FEINT_SUCCESS, NULL);
+      CHECK_STATUS(feint_pm_counts_get(el[k], pb[k], (feint_variant)v, &c), FEINT_SUCCESS, NULL);
       CHECK(c.geometry == geometry[k] && c.coeffs == coeffs[k] && c.a_out == a_out[k] &&
                 c.b_out == b_out[k],
             "case %d variant %d: sizes %lld %lld %lld %lld", k, v, c.geometry, c.coeffs, c.a_out,
@@ -37,13 +38,13 @@ int main(void) {
     /* the paper's treatment: tetra geo_linear, prism geo_generic */
     feint_variant qss = el[k] == FEINT_TET4 ? FEINT_QSS_GEO_LINEAR : FEINT_QSS_GEO_GENERIC;
     feint_pm_counts c, p;
-    PM_CHECK_STATUS(feint_pm_counts_get(el[k], pb[k], qss, &c), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_pm_counts_get(el[k], pb[k], qss, &c), FEINT_SUCCESS, NULL);
     CHECK(c.shared_accesses[FEINT_PM_SHARED_GEOMETRY] == sh_geo[k], "case %d: shared geometry %lld, expected %lld",
           k, c.shared_accesses[FEINT_PM_SHARED_GEOMETRY], sh_geo[k]);
     CHECK(c.shared_accesses[FEINT_PM_SHARED_COEFFS] == sh_coef[k], "case %d: shared coeffs %lld, expected %lld",
           k, c.shared_accesses[FEINT_PM_SHARED_COEFFS], sh_coef[k]);
     for (int lo = 0; lo < FEINT_PM_LOOP_ORDER_COUNT; lo++) {
-      PM_CHECK_STATUS(feint_pm_paper_counts(el[k], pb[k], (feint_pm_loop_order)lo, &p), FEINT_SUCCESS, NULL);
+      CHECK_STATUS(feint_pm_paper_counts(el[k], pb[k], (feint_pm_loop_order)lo, &p), FEINT_SUCCESS, NULL);
       CHECK(p.global_accesses == global[k], "paper case %d: global %lld", k, p.global_accesses);
       CHECK((lo == FEINT_PM_QSS) == (p.shared_accesses[0] >= 0), "paper shared given only for QSS");
     }
@@ -54,7 +55,7 @@ int main(void) {
   for (int lo = 0; lo < 3; lo++)
     for (int k = 0; k < 4; k++) {
       feint_pm_counts p;
-      PM_CHECK_STATUS(feint_pm_paper_counts(el[k], pb[k], (feint_pm_loop_order)lo, &p), FEINT_SUCCESS, NULL);
+      CHECK_STATUS(feint_pm_paper_counts(el[k], pb[k], (feint_pm_loop_order)lo, &p), FEINT_SUCCESS, NULL);
       CHECK(p.flops == flops[lo][k], "paper flops [%d][%d] %lld", lo, k, p.flops);
       CHECK((int)(p.intensity_per_access + 0.5) == intensity[lo][k],
             "paper intensity [%d][%d]: %.3f rounds to %d, printed %d", lo, k,
@@ -62,25 +63,25 @@ int main(void) {
     }
   /* Error paths: exact status and a message naming the argument. */
   feint_pm_counts c;
-  PM_CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, NULL),
+  CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, NULL),
                   FEINT_ERR_NULL_ARG, "out is NULL");
-  PM_CHECK_STATUS(feint_pm_counts_get((feint_element)7, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, &c),
+  CHECK_STATUS(feint_pm_counts_get((feint_element)7, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, &c),
                   FEINT_ERR_OUT_OF_RANGE, "element = 7");
-  PM_CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, (feint_problem)-1, FEINT_QSS_GEO_LINEAR, &c),
+  CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, (feint_problem)-1, FEINT_QSS_GEO_LINEAR, &c),
                   FEINT_ERR_OUT_OF_RANGE, "problem = -1");
-  PM_CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_VARIANT_COUNT, &c),
+  CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_VARIANT_COUNT, &c),
                   FEINT_ERR_OUT_OF_RANGE, "variant = 6");
-  PM_CHECK_STATUS(feint_pm_paper_counts(FEINT_TET4, FEINT_POISSON, (feint_pm_loop_order)3, &c),
+  CHECK_STATUS(feint_pm_paper_counts(FEINT_TET4, FEINT_POISSON, (feint_pm_loop_order)3, &c),
                   FEINT_ERR_OUT_OF_RANGE, "loop_order = 3");
   /* Names round-trip through the parser. */
   for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
     feint_variant back;
-    PM_CHECK_STATUS(feint_pm_variant_parse(feint_pm_variant_name((feint_variant)v), &back), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_pm_variant_parse(feint_pm_variant_name((feint_variant)v), &back), FEINT_SUCCESS, NULL);
     CHECK(back == (feint_variant)v, "variant %d parsed back as %d", v, (int)back);
   }
   feint_problem p;
-  PM_CHECK_STATUS(feint_pm_problem_parse("conv-diff", &p), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_problem_parse("conv-diff", &p), FEINT_SUCCESS, NULL);
   CHECK(p == FEINT_CONVDIFF, "conv-diff parsed as %d", (int)p);
-  PM_CHECK_STATUS(feint_pm_problem_parse("stokes", &p), FEINT_ERR_OUT_OF_RANGE, "\"stokes\"");
+  CHECK_STATUS(feint_pm_problem_parse("stokes", &p), FEINT_ERR_OUT_OF_RANGE, "\"stokes\"");
   return test_finish("t401_pm_sizes_accesses");
 }

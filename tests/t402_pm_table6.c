@@ -4,7 +4,8 @@
  * entries are a documented erratum of the paper. */
 #include <math.h>
 
-#include "pm_test_util.h"
+#include "feint_perfmodel.h"
+#include "test_util.h"
 
 /* Table 5 benchmark figures, as platform texts (the same numbers as
  * perfmodel/platforms/{k20m,xeonphi-5110p,xeon-e5-2620x2}.platform). */
@@ -31,14 +32,14 @@ int main(void) {
   const feint_problem pb[4] = {FEINT_POISSON, FEINT_POISSON, FEINT_CONVDIFF, FEINT_CONVDIFF};
   for (int pl = 0; pl < 3; pl++) {
     feint_pm_platform plat;
-    PM_CHECK_STATUS(feint_pm_platform_parse(platform_text[pl], "t402", &plat), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_pm_platform_parse(platform_text[pl], "t402", &plat), FEINT_SUCCESS, NULL);
     for (int lo = 0; lo < 3; lo++)
       for (int k = 0; k < 4; k++) {
         feint_pm_counts c;
-        PM_CHECK_STATUS(feint_pm_paper_counts(el[k], pb[k], (feint_pm_loop_order)lo, &c), FEINT_SUCCESS, NULL);
+        CHECK_STATUS(feint_pm_paper_counts(el[k], pb[k], (feint_pm_loop_order)lo, &c), FEINT_SUCCESS, NULL);
         double ns = -1.0;
         feint_pm_bound bound;
-        PM_CHECK_STATUS(feint_pm_predict_platform(c.bytes_compulsory, c.flops, &plat,
+        CHECK_STATUS(feint_pm_predict_platform(c.bytes_compulsory, c.flops, &plat,
                                                   FEINT_PM_USE_BENCH, &ns, &bound),
                         FEINT_SUCCESS, NULL);
         /* Rounded to the printed two decimals: the value printed is the
@@ -74,7 +75,7 @@ int main(void) {
   const int lim_peak[3] = {45, 25, 18}, lim_bench[3] = {61, 39, 21};
   for (int pl = 0; pl < 3; pl++) {
     feint_pm_platform p;
-    PM_CHECK_STATUS(feint_pm_platform_parse(platform_text[pl], "t402", &p), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_pm_platform_parse(platform_text[pl], "t402", &p), FEINT_SUCCESS, NULL);
     long long lp = llround(feint_pm_limiting_intensity(p.peak_gbs, p.peak_gflops));
     long long lb = llround(feint_pm_limiting_intensity(p.bench_gbs, p.bench_gflops));
     CHECK(lp == lim_peak[pl], "%s: peak limiting intensity %lld, printed %d", p.name, lp, lim_peak[pl]);

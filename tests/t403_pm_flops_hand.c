@@ -1,12 +1,13 @@
 /* t403: feint's flop counts against totals counted by hand from the kernel
  * sources (src/kernel/geometry.h, physics.h, the six src/variant files), exact
  * integer equality. */
-#include "pm_test_util.h"
+#include "feint_perfmodel.h"
+#include "test_util.h"
 
 static void expect(feint_element e, feint_problem p, feint_variant v, long long executed,
                    long long as_written, const char *what) {
   feint_pm_counts c;
-  PM_CHECK_STATUS(feint_pm_counts_get(e, p, v, &c), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_counts_get(e, p, v, &c), FEINT_SUCCESS, NULL);
   CHECK(c.flops == executed, "%s: executed flops %lld, hand count %lld", what, c.flops, executed);
   CHECK(c.flops_as_written == as_written, "%s: as-written flops %lld, hand count %lld", what,
         c.flops_as_written, as_written);
@@ -81,7 +82,7 @@ int main(void) {
       long long min = -1, useful = -1;
       for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
         feint_pm_counts c;
-        PM_CHECK_STATUS(feint_pm_counts_get((feint_element)e, (feint_problem)p, (feint_variant)v, &c),
+        CHECK_STATUS(feint_pm_counts_get((feint_element)e, (feint_problem)p, (feint_variant)v, &c),
                         FEINT_SUCCESS, NULL);
         if (min < 0 || c.flops < min) min = c.flops;
         useful = c.flops_useful;

@@ -2,7 +2,8 @@
  * argument errors. */
 #include <math.h>
 
-#include "pm_test_util.h"
+#include "feint_perfmodel.h"
+#include "test_util.h"
 
 int main(void) {
   /* Each conversion is one or two correctly rounded operations: relative
@@ -17,23 +18,23 @@ int main(void) {
   /* GB/s x ns = bytes: 100 bytes at 50 GB/s take 2 ns. */
   double ns = 0.0;
   feint_pm_bound b = FEINT_PM_BOUND_COMPUTE;
-  PM_CHECK_STATUS(feint_pm_predict(100, 10, 50.0, 100.0, &ns, &b), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_predict(100, 10, 50.0, 100.0, &ns, &b), FEINT_SUCCESS, NULL);
   CHECK(ns == 2.0 && b == FEINT_PM_BOUND_MEMORY, "memory bound: %g ns, bound %d", ns, (int)b);
-  PM_CHECK_STATUS(feint_pm_predict(100, 1000, 50.0, 100.0, &ns, &b), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_predict(100, 1000, 50.0, 100.0, &ns, &b), FEINT_SUCCESS, NULL);
   CHECK(ns == 10.0 && b == FEINT_PM_BOUND_COMPUTE, "compute bound: %g ns, bound %d", ns, (int)b);
-  PM_CHECK_STATUS(feint_pm_predict(100, 200, 50.0, 100.0, &ns, NULL), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_predict(100, 200, 50.0, 100.0, &ns, NULL), FEINT_SUCCESS, NULL);
   CHECK(ns == 2.0, "tie: %g ns", ns);
   CHECK(strcmp(feint_pm_bound_name(FEINT_PM_BOUND_MEMORY), "memory") == 0 &&
             strcmp(feint_pm_bound_name(FEINT_PM_BOUND_COMPUTE), "compute") == 0,
         "bound names");
   /* Errors name the argument; the output is untouched. */
   ns = -7.0;
-  PM_CHECK_STATUS(feint_pm_predict(100, 10, 0.0, 1.0, &ns, &b), FEINT_ERR_BAD_SIZE, "gbs = 0");
-  PM_CHECK_STATUS(feint_pm_predict(100, 10, 1.0, -3.0, &ns, &b), FEINT_ERR_BAD_SIZE, "gflops = -3");
-  PM_CHECK_STATUS(feint_pm_predict(100, 10, NAN, 1.0, &ns, &b), FEINT_ERR_BAD_SIZE, "gbs = nan");
-  PM_CHECK_STATUS(feint_pm_predict(-1, 10, 1.0, 1.0, &ns, &b), FEINT_ERR_BAD_SIZE, "bytes = -1");
-  PM_CHECK_STATUS(feint_pm_predict(1, -10, 1.0, 1.0, &ns, &b), FEINT_ERR_BAD_SIZE, "flops = -10");
-  PM_CHECK_STATUS(feint_pm_predict(1, 1, 1.0, 1.0, NULL, &b), FEINT_ERR_NULL_ARG, "ns is NULL");
+  CHECK_STATUS(feint_pm_predict(100, 10, 0.0, 1.0, &ns, &b), FEINT_ERR_BAD_SIZE, "gbs = 0");
+  CHECK_STATUS(feint_pm_predict(100, 10, 1.0, -3.0, &ns, &b), FEINT_ERR_BAD_SIZE, "gflops = -3");
+  CHECK_STATUS(feint_pm_predict(100, 10, NAN, 1.0, &ns, &b), FEINT_ERR_BAD_SIZE, "gbs = nan");
+  CHECK_STATUS(feint_pm_predict(-1, 10, 1.0, 1.0, &ns, &b), FEINT_ERR_BAD_SIZE, "bytes = -1");
+  CHECK_STATUS(feint_pm_predict(1, -10, 1.0, 1.0, &ns, &b), FEINT_ERR_BAD_SIZE, "flops = -10");
+  CHECK_STATUS(feint_pm_predict(1, 1, 1.0, 1.0, NULL, &b), FEINT_ERR_NULL_ARG, "ns is NULL");
   CHECK(ns == -7.0, "output changed on error: %g", ns);
   return test_finish("t404_pm_predict_units");
 }

@@ -4,7 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
-#include "pm_test_util.h"
+#include "feint_perfmodel.h"
+#include "test_util.h"
 
 static const char *const good =
     "# comment line\n"
@@ -32,7 +33,7 @@ static void variant_of(const char *key, const char *line, char *out, size_t cap)
 
 int main(void) {
   feint_pm_platform p;
-  PM_CHECK_STATUS(feint_pm_platform_parse(good, "good", &p), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_platform_parse(good, "good", &p), FEINT_SUCCESS, NULL);
   CHECK(strcmp(p.name, "demo") == 0 && p.peak_gflops == 1000 && p.peak_gbs == 200 &&
             p.bench_gflops == 900 && p.bench_gbs == 150 && p.bench_measured[0] &&
             p.bench_measured[1] && strcmp(p.source[FEINT_PM_BENCH_GBS], "STREAM") == 0,
@@ -47,7 +48,7 @@ int main(void) {
     variant_of(figures[f], "", text, sizeof text);
     snprintf(expect, sizeof expect, "field '%s' is missing", figures[f]);
     feint_pm_platform q = untouched;
-    PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &q), FEINT_ERR_BAD_SIZE, expect);
+    CHECK_STATUS(feint_pm_platform_parse(text, "t405", &q), FEINT_ERR_BAD_SIZE, expect);
     CHECK(memcmp(&q, &untouched, sizeof q) == 0, "output changed on error (%s)", figures[f]);
     /* zero, negative, non-numeric, infinite */
     const char *bad[4] = {"0", "-5", "fast", "inf"};
@@ -56,39 +57,39 @@ int main(void) {
       snprintf(line, sizeof line, "%s = %s\n", figures[f], bad[b]);
       variant_of(figures[f], line, text, sizeof text);
       snprintf(expect, sizeof expect, "field '%s' = \"%s\"", figures[f], bad[b]);
-      PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &q), FEINT_ERR_BAD_SIZE, expect);
+      CHECK_STATUS(feint_pm_platform_parse(text, "t405", &q), FEINT_ERR_BAD_SIZE, expect);
     }
   }
   /* sources and name are required too */
   variant_of("source_bench_gbs", "", text, sizeof text);
-  PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE,
+  CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE,
                   "field 'source_bench_gbs' is missing");
   variant_of("name", "", text, sizeof text);
-  PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "field 'name' is missing");
+  CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "field 'name' is missing");
   /* unknown key, duplicate key, no '=' */
   snprintf(text, sizeof text, "%sturbo = 1\n", good);
-  PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_OUT_OF_RANGE, "unknown key 'turbo'");
+  CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_OUT_OF_RANGE, "unknown key 'turbo'");
   snprintf(text, sizeof text, "%speak_gbs = 3\n", good);
-  PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "'peak_gbs' given twice");
+  CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "'peak_gbs' given twice");
   snprintf(text, sizeof text, "%sjunk\n", good);
-  PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "t405:12: expected");
+  CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "t405:12: expected");
   /* "unmeasured": allowed for benchmark figures only, and then refused. */
   variant_of("bench_gbs", "bench_gbs = unmeasured\n", text, sizeof text);
-  PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_SUCCESS, NULL);
   CHECK(!p.bench_measured[1] && p.bench_measured[0], "unmeasured flags %d %d", p.bench_measured[0],
         p.bench_measured[1]);
   double ns = 0.0;
-  PM_CHECK_STATUS(feint_pm_predict_platform(100, 100, &p, FEINT_PM_USE_BENCH, &ns, NULL),
+  CHECK_STATUS(feint_pm_predict_platform(100, 100, &p, FEINT_PM_USE_BENCH, &ns, NULL),
                   FEINT_ERR_UNSUPPORTED, "no benchmark bench_gbs");
-  PM_CHECK_STATUS(feint_pm_predict_platform(100, 100, &p, FEINT_PM_USE_PEAK, &ns, NULL), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_predict_platform(100, 100, &p, FEINT_PM_USE_PEAK, &ns, NULL), FEINT_SUCCESS, NULL);
   CHECK(ns == 0.5, "peak bound %g, expected 100 B / 200 GB/s = 0.5 ns", ns);
   variant_of("peak_gbs", "peak_gbs = unmeasured\n", text, sizeof text);
-  PM_CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "field 'peak_gbs' = \"unmeasured\"");
+  CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "field 'peak_gbs' = \"unmeasured\"");
 
   /* Files: a missing file, and every shipped platform by name. */
-  PM_CHECK_STATUS(feint_pm_platform_load("/nonexistent/x.platform", &p), FEINT_ERR_UNSUPPORTED,
+  CHECK_STATUS(feint_pm_platform_load("/nonexistent/x.platform", &p), FEINT_ERR_UNSUPPORTED,
                   "/nonexistent/x.platform");
-  PM_CHECK_STATUS(feint_pm_platform_find("../etc", NULL, &p), FEINT_ERR_UNSUPPORTED, "../etc");
+  CHECK_STATUS(feint_pm_platform_find("../etc", NULL, &p), FEINT_ERR_UNSUPPORTED, "../etc");
   const char *dirs[3] = {getenv("FEINT_PLATFORM_DIR"), "perfmodel/platforms", "../perfmodel/platforms"};
   const char *dir = NULL;
   for (int d = 0; d < 3 && dir == NULL; d++)
@@ -98,12 +99,12 @@ int main(void) {
     const char *names[5] = {"k20m", "xeonphi-5110p", "xeon-e5-2620x2", "h100-sxm", "h200"};
     const double peak_gbs[5] = {208, 320, 85.2, 3350, 4800};
     for (int k = 0; k < 5; k++) {
-      PM_CHECK_STATUS(feint_pm_platform_find(names[k], dir, &p), FEINT_SUCCESS, NULL);
+      CHECK_STATUS(feint_pm_platform_find(names[k], dir, &p), FEINT_SUCCESS, NULL);
       CHECK(strcmp(p.name, names[k]) == 0 && p.peak_gbs == peak_gbs[k], "%s: name '%s' peak %g GB/s",
             names[k], p.name, p.peak_gbs);
     }
     /* Table 5 benchmark figures of the paper's processors */
-    PM_CHECK_STATUS(feint_pm_platform_find("xeonphi-5110p", dir, &p), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_pm_platform_find("xeonphi-5110p", dir, &p), FEINT_SUCCESS, NULL);
     CHECK(p.bench_gflops == 840 && p.bench_gbs == 171, "xeonphi bench %g %g", p.bench_gflops, p.bench_gbs);
   }
   return test_finish("t405_pm_platform_files");

@@ -4,7 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
-#include "pm_test_util.h"
+#include "feint_perfmodel.h"
+#include "test_util.h"
 
 int main(void) {
   size_t n = 1 << 16;
