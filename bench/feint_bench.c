@@ -23,8 +23,20 @@
  *    7th element, all lanes and entries) before it is reported; PASS/FAIL on
  *    every line; exit status 1 if any FAIL.
  *
+ * Device mode (--target device, offload build: make GPU=sm_XX): the bound's
+ * bandwidth is the device's own STREAM triad (a target-offloaded triad over
+ * device arrays, timed with omp_get_wtime around the target region,
+ * interleaved with the kernel runs like the host triad); no device flop-rate
+ * probe exists, so the bound is memory-only (fma column "inf").  Kernel rows
+ * time calls on device-resident data (FEINT_FLAG_DEVICE_POINTERS: no
+ * transfers); rows whose variant ends in "+xfer" time whole calls with host
+ * arrays (allocation and host<->device transfers included).  Platform: the
+ * GPU's name (nvidia-smi), device column "gpu".  Every call is checked with
+ * feint_last_execution(): if one did not run on the device the bench prints
+ * an error and exits with status 3 - it never labels host numbers as GPU.
+ *
  * Usage: feint_bench [--elements N] [--reps R] [--csv FILE | --no-csv]
- *                    [--case tet4-poisson,...] [--quick]
+ *                    [--case tet4-poisson,...] [--quick] [--target host|device]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
@@ -56,7 +68,22 @@ typedef struct {
   const char *csv;   /* result file, NULL: none */
   const char *cases; /* comma-separated filter, NULL: all */
   size_t triad_n;    /* triad length (doubles per array) */
+  int device;        /* 1: --target device */
 } options;
+
+/* --target device: the device number and a check that calls ran there. */
+static int g_device_mode;
+static void require_device_run(const char *what) {
+  feint_execution ex;
+  if (feint_last_execution(&ex) != FEINT_SUCCESS || ex.ran_on != FEINT_TARGET_DEVICE ||
+      ex.host_fallback) {
+    fprintf(stderr,
+            "feint_bench: error: %s did not run on the GPU (ran on the host%s); refusing to "
+            "report host numbers as GPU numbers\n",
+            what, ex.host_fallback ? ", host fallback" : "");
+    exit(3);
+  }
+}
 
 static double now_s(void) {
   struct timespec ts;
@@ -130,12 +157,25 @@ static void probe_init(probe *p, size_t n) {
   p->fma_iters = iters;
 }
 
+/* Device triad a = b + 3 c over device arrays (the same bytes convention
+ * as the host triad: 3 arrays x n doubles, stores without RFO). */
+static double *dev_a, *dev_b, *dev_c;
+static double device_triad_s(size_t n) {
+  double *a = dev_a, *b = dev_b, *c = dev_c;
+  const double t0 = omp_get_wtime();
+#pragma omp target teams distribute parallel for is_device_ptr(a, b, c)
+  for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
+  return omp_get_wtime() - t0;
+}
+
 static double probe_triad_gbs(const probe *p) {
+  if (g_device_mode) return feint_pm_gbs(feint_pm_triad_bytes(p->n), device_triad_s(p->n));
   const double t = feint_pm_time_triad(p->a, p->b, p->c, p->n);
   return feint_pm_gbs(feint_pm_triad_bytes(p->n), t);
 }
 
 static double probe_fma_gflops(const probe *p) {
+  if (g_device_mode) return INFINITY; /* no device flop probe: memory-only bound */
   int nthreads = 1;
   const double t = feint_pm_time_fma(p->fma_iters, &nthreads);
   return feint_pm_gflops(feint_pm_fma_flops(p->fma_iters, nthreads), t);
@@ -152,6 +192,8 @@ typedef struct {
   double *geo[2][2]; /* [mesh: 0 general, 1 affine][layout] */
   double *coef[2];   /* [layout] */
   double *A, *b;     /* outputs (blocked size) */
+  double *dgeo[2][2], *dcoef[2], *dA, *dB; /* --target device: device copies */
+  size_t len_geo[2], len_coef[2], len_A, len_b;
 } case_data;
 
 #define SAMPLE_STRIDE 7
@@ -208,6 +250,33 @@ static void case_setup(case_data *cd, feint_element el, feint_problem pb, size_t
   feint_array_len(el, pb, FEINT_ARRAY_B, FEINT_LAYOUT_BLOCKED, cd->num_elem, &len);
   cd->b = alloc_doubles(len);
   parallel_fill(cd->b, len, 0.0);
+  if (!g_device_mode) return;
+  /* device-resident copies, made once (not timed) */
+  for (int l = 0; l < 2; l++) {
+    feint_array_len(el, pb, FEINT_ARRAY_GEOMETRY, (feint_layout)l, cd->num_elem, &cd->len_geo[l]);
+    feint_array_len(el, pb, FEINT_ARRAY_COEFFS, (feint_layout)l, cd->num_elem, &cd->len_coef[l]);
+  }
+  feint_array_len(el, pb, FEINT_ARRAY_A, FEINT_LAYOUT_BLOCKED, cd->num_elem, &cd->len_A);
+  feint_array_len(el, pb, FEINT_ARRAY_B, FEINT_LAYOUT_BLOCKED, cd->num_elem, &cd->len_b);
+  int ok = 1;
+  for (int m = 0; m < 2; m++)
+    for (int l = 0; l < 2; l++) {
+      if (m == 1 && el == FEINT_TET4) {
+        cd->dgeo[1][l] = cd->dgeo[0][l];
+        continue;
+      }
+      ok &= feint_device_alloc(0, cd->len_geo[l] * 8, (void **)&cd->dgeo[m][l]) == FEINT_SUCCESS &&
+            feint_device_copy_to(0, cd->dgeo[m][l], cd->geo[m][l], cd->len_geo[l] * 8) == FEINT_SUCCESS;
+    }
+  for (int l = 0; l < 2; l++)
+    ok &= feint_device_alloc(0, cd->len_coef[l] * 8, (void **)&cd->dcoef[l]) == FEINT_SUCCESS &&
+          feint_device_copy_to(0, cd->dcoef[l], cd->coef[l], cd->len_coef[l] * 8) == FEINT_SUCCESS;
+  ok &= feint_device_alloc(0, cd->len_A * 8, (void **)&cd->dA) == FEINT_SUCCESS;
+  ok &= feint_device_alloc(0, cd->len_b * 8, (void **)&cd->dB) == FEINT_SUCCESS;
+  if (!ok) {
+    fprintf(stderr, "feint_bench: device arrays: %s\n", feint_last_error());
+    exit(2);
+  }
 }
 
 static void case_free(case_data *cd) {
@@ -218,6 +287,14 @@ static void case_free(case_data *cd) {
   free(cd->coef[1]);
   free(cd->A);
   free(cd->b);
+  if (!g_device_mode) return;
+  for (int m = 0; m < 2; m++)
+    for (int l = 0; l < 2; l++)
+      if (m == 0 || cd->el != FEINT_TET4) feint_device_free(0, cd->dgeo[m][l]);
+  feint_device_free(0, cd->dcoef[0]);
+  feint_device_free(0, cd->dcoef[1]);
+  feint_device_free(0, cd->dA);
+  feint_device_free(0, cd->dB);
 }
 
 /* Compare the sampled elements of the output with the serial reference,
@@ -260,6 +337,7 @@ typedef struct {
 static FILE *csv_out;
 static int any_fail;
 static char platform_name[96];
+static const char *device_column = "host";
 
 static void report(const case_data *cd, const result *r) {
   const double ns_min = feint_pm_ns_per_elem(vmin(r->t, r->reps), (double)cd->num_elem);
@@ -282,13 +360,71 @@ static void report(const case_data *cd, const result *r) {
   if (!r->pass) any_fail = 1;
   if (csv_out)
     fprintf(csv_out,
-            "%s,host,%s,%s,%s,%s,%s,%s,%zu,%d,%.4f,%.4f,%.4f,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%s,"
+            "%s,%s,%s,%s,%s,%s,%s,%s,%zu,%d,%.4f,%.4f,%.4f,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%s,"
             "%.2f,%s\n",
-            platform_name, case_name, feint_element_name(cd->el), feint_problem_name(cd->pb),
+            platform_name, device_column, case_name, feint_element_name(cd->el), feint_problem_name(cd->pb),
             r->variant, feint_layout_name(r->layout), feint_layout_name(r->layout),
             cd->num_elem, r->reps, ns_min, ns_med, ns_max, r->bytes, r->flops, gbs_at_min,
             gflops_at_min, triad, fma, bound_ns, feint_pm_bound_name(bound), pct,
             r->pass ? "PASS" : "FAIL");
+}
+
+/* --target device: one configuration twice, kernels alone on device-resident
+ * arrays, then whole calls with host arrays (transfers included, "+xfer"). */
+static void run_config_device(const options *o, const probe *p, case_data *cd, int v,
+                              feint_layout l) {
+  feint_variant_info vi;
+  feint_variant_get_info((feint_variant)v, &vi);
+  const int mesh = vi.geo_linear && cd->el == FEINT_PRISM6 ? 1 : 0;
+  feint_pm_counts pc;
+  feint_pm_counts_get(cd->el, cd->pb, (feint_variant)v, &pc);
+  static char xfer_name[FEINT_VARIANT_COUNT][48];
+  snprintf(xfer_name[v], sizeof xfer_name[v], "%s+xfer", vi.name);
+  for (int xfer = 0; xfer < 2; xfer++) {
+    result r = {0};
+    r.variant = xfer ? xfer_name[v] : vi.name;
+    r.layout = l;
+    r.bytes = pc.bytes_compulsory;
+    r.flops = pc.flops;
+    feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, l, l,
+                                 FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_DEVICE, 0};
+    const double *geo = cd->geo[mesh][l], *coef = cd->coef[l];
+    double *A = cd->A, *b = cd->b;
+    if (!xfer) {
+      desc.flags |= FEINT_FLAG_DEVICE_POINTERS;
+      geo = cd->dgeo[mesh][l];
+      coef = cd->dcoef[l];
+      A = cd->dA;
+      b = cd->dB;
+    }
+    double t0 = omp_get_wtime();
+    feint_status st = feint_integrate(&desc, cd->num_elem, geo, coef, A, b);
+    const double t_first = omp_get_wtime() - t0;
+    if (st != FEINT_SUCCESS) {
+      fprintf(stderr, "feint_bench: %s\n", feint_last_error());
+      any_fail = 1;
+      return;
+    }
+    require_device_run(r.variant);
+    int reps = (int)ceil(o->budget_s / (t_first + 0.05));
+    reps = reps < 3 ? 3 : reps > o->reps ? o->reps : reps;
+    for (int i = 0; i < reps; i++) {
+      r.gbs[i] = probe_triad_gbs(p);
+      r.gflops[i] = probe_fma_gflops(p);
+      t0 = omp_get_wtime(); /* feint_integrate returns after the target region */
+      feint_integrate(&desc, cd->num_elem, geo, coef, A, b);
+      r.t[i] = omp_get_wtime() - t0;
+      require_device_run(r.variant);
+    }
+    r.reps = reps;
+    if (!xfer && (feint_device_copy_from(0, cd->A, cd->dA, cd->len_A * 8) != FEINT_SUCCESS ||
+                  feint_device_copy_from(0, cd->b, cd->dB, cd->len_b * 8) != FEINT_SUCCESS)) {
+      fprintf(stderr, "feint_bench: %s\n", feint_last_error());
+      exit(2);
+    }
+    r.pass = validate(cd, mesh, l) == 0;
+    report(cd, &r);
+  }
 }
 
 /* Time one configuration: warm-up, then interleaved triad / FMA / kernel. */
@@ -304,7 +440,7 @@ static void run_config(const options *o, const probe *p, case_data *cd, int v, f
   r.bytes = pc.bytes_compulsory;
   r.flops = pc.flops;
   const feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, l, l,
-                                     FEINT_FLAG_TRUST_GEOMETRY};
+                                     FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_HOST, 0};
   double t0 = now_s();
   feint_status st = feint_integrate(&desc, cd->num_elem, cd->geo[mesh][l], cd->coef[l], cd->A, cd->b);
   const double t_first = now_s() - t0;
@@ -342,7 +478,8 @@ static void run_geometry_check(const options *o, const probe *p, case_data *cd, 
   /* The pass runs inside feint_integrate; its cost is the difference of a
    * checked and a trusted call of the same kernel, rep by rep. */
   const feint_variant v = FEINT_QSS_GEO_GENERIC;
-  feint_integrate_desc checked = {cd->el, cd->pb, v, l, l, 0}, trusted = checked;
+  feint_integrate_desc checked = {cd->el, cd->pb, v, l, l, 0, FEINT_TARGET_HOST, 0},
+                       trusted = checked;
   trusted.flags = FEINT_FLAG_TRUST_GEOMETRY;
   const int reps = o->reps < 5 ? o->reps : 5;
   for (int i = 0; i < reps; i++) {
@@ -364,13 +501,26 @@ static void run_geometry_check(const options *o, const probe *p, case_data *cd, 
 static void usage(void) {
   fprintf(stderr,
           "usage: feint_bench [--elements N] [--reps R] [--budget SECONDS] [--csv FILE | --no-csv]\n"
-          "                   [--case tet4-poisson,prism6-convdiff,...] [--quick]\n");
+          "                   [--case tet4-poisson,prism6-convdiff,...] [--quick]\n"
+          "                   [--target host|device]\n");
   exit(2);
 }
 
 static void platform_slug(char *out, size_t n) {
   char model[128] = "cpu";
-  FILE *f = fopen("/proc/cpuinfo", "r");
+  FILE *f = NULL;
+  if (g_device_mode) { /* the GPU's name; "gpu" if nvidia-smi cannot say */
+    snprintf(model, sizeof model, "gpu");
+    FILE *smi = popen("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null", "r");
+    if (smi) {
+      char line[128];
+      if (fgets(line, sizeof line, smi) && line[0] != '\0' && line[0] != '\n')
+        snprintf(model, sizeof model, "%s", line);
+      pclose(smi);
+    }
+  } else {
+    f = fopen("/proc/cpuinfo", "r");
+  }
   if (f) {
     char line[256];
     while (fgets(line, sizeof line, f))
@@ -397,11 +547,14 @@ static void platform_slug(char *out, size_t n) {
     }
   }
   while (j > 0 && out[j - 1] == '-') j--;
-  snprintf(out + j, n - j, "-%dt", omp_get_max_threads());
+  if (g_device_mode)
+    out[j] = '\0';
+  else
+    snprintf(out + j, n - j, "-%dt", omp_get_max_threads());
 }
 
 int main(int argc, char **argv) {
-  options o = {4u << 20, 10, 3.0, "auto", NULL, 1u << 25};
+  options o = {4u << 20, 10, 3.0, "auto", NULL, 1u << 25, 0};
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--elements") && i + 1 < argc)
       o.elements = strtoull(argv[++i], NULL, 10);
@@ -415,7 +568,13 @@ int main(int argc, char **argv) {
       o.csv = NULL;
     else if (!strcmp(argv[i], "--case") && i + 1 < argc)
       o.cases = argv[++i];
-    else if (!strcmp(argv[i], "--quick")) {
+    else if (!strcmp(argv[i], "--target") && i + 1 < argc) {
+      const char *t = argv[++i];
+      if (!strcmp(t, "device"))
+        o.device = 1;
+      else if (strcmp(t, "host"))
+        usage();
+    } else if (!strcmp(argv[i], "--quick")) {
       o.elements = 100000;
       o.reps = 3;
       o.budget_s = 0.2;
@@ -425,6 +584,22 @@ int main(int argc, char **argv) {
       usage();
   }
   if (o.reps < 3 || o.reps > MAX_REPS || o.elements == 0) usage();
+  if (o.device) {
+    int ndev = 0;
+    feint_device_count(&ndev);
+    if (!feint_offload_built() || ndev < 1) {
+      fprintf(stderr,
+              "feint_bench: error: --target device needs %s; refusing to run (host numbers are "
+              "never labelled as GPU numbers)\n",
+              !feint_offload_built() ? "an offload build (make GPU=sm_XX)"
+                                     : "a GPU (omp_get_num_devices() = 0; OMP_TARGET_OFFLOAD?)");
+      return 3;
+    }
+    g_device_mode = 1;
+    device_column = "gpu";
+    /* the triad must exceed the GPU's L2 cache (50 MB on H100) even with --quick */
+    if (o.triad_n < (1u << 25)) o.triad_n = 1u << 25;
+  }
 
   platform_slug(platform_name, sizeof platform_name);
   char date[16], host[64] = "unknown";
@@ -448,6 +623,19 @@ int main(int argc, char **argv) {
          "# interleaved with this line's reps; %% = bound / time (min and median)\n");
   probe p;
   probe_init(&p, o.triad_n);
+  if (g_device_mode) {
+    if (feint_device_alloc(0, p.n * 8, (void **)&dev_a) || feint_device_alloc(0, p.n * 8, (void **)&dev_b) ||
+        feint_device_alloc(0, p.n * 8, (void **)&dev_c) ||
+        feint_device_copy_to(0, dev_a, p.a, p.n * 8) || feint_device_copy_to(0, dev_b, p.b, p.n * 8) ||
+        feint_device_copy_to(0, dev_c, p.c, p.n * 8)) {
+      fprintf(stderr, "feint_bench: device triad arrays: %s\n", feint_last_error());
+      return 2;
+    }
+    device_triad_s(p.n); /* warm-up: first launch loads the image */
+    printf("# device: GPU 0 of %d (%s); kernels timed on device-resident data; \"+xfer\" rows: "
+           "whole calls with host arrays; bound = bytes / device triad GB/s (memory only)\n",
+           omp_get_num_devices(), platform_name);
+  }
   printf("# triad: %zu doubles per array (%.0f MB in all); FMA: %zu iterations x %d chains x %d "
          "lanes per thread; timer resolution %.0f ns\n",
          p.n, 24.0 * (double)p.n / 1e6, p.fma_iters, FEINT_PM_FMA_CHAINS, feint_pm_fma_width(),
@@ -461,8 +649,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "feint_bench: cannot write %s\n", o.csv);
       return 2;
     }
-    fprintf(csv_out, "# platform: %s\n# device: host\n# date: %s\n# git: %s\n# compiler: %s\n",
-            platform_name, date, FEINT_GIT_HASH, FEINT_BUILD_FLAGS);
+    fprintf(csv_out, "# platform: %s\n# device: %s\n# date: %s\n# git: %s\n# compiler: %s\n",
+            platform_name, device_column, date, FEINT_GIT_HASH, FEINT_BUILD_FLAGS);
     fprintf(csv_out, "# flags: %s\n# threads: %d\n# host: %s\n", FEINT_BUILD_FLAGS,
             omp_get_max_threads(), host);
     fprintf(csv_out,
@@ -480,8 +668,13 @@ int main(int argc, char **argv) {
       case_data cd;
       case_setup(&cd, (feint_element)el, (feint_problem)pb, o.elements);
       for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
-        for (int v = 0; v < FEINT_VARIANT_COUNT; v++) run_config(&o, &p, &cd, v, (feint_layout)l);
-        run_geometry_check(&o, &p, &cd, (feint_layout)l);
+        for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
+          if (g_device_mode)
+            run_config_device(&o, &p, &cd, v, (feint_layout)l);
+          else
+            run_config(&o, &p, &cd, v, (feint_layout)l);
+        }
+        if (!g_device_mode) run_geometry_check(&o, &p, &cd, (feint_layout)l);
       }
       case_free(&cd);
     }

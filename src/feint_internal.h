@@ -54,6 +54,41 @@ FEINT_INTERNAL void feint_variant_sqs_geo_generic_host(const feint_kernel_args *
 FEINT_INTERNAL void feint_variant_ssq_geo_linear_host(const feint_kernel_args *);
 FEINT_INTERNAL void feint_variant_ssq_geo_generic_host(const feint_kernel_args *);
 
+/* The six variants' device entry points (offload builds only; kernel/
+ * driver_device.h): the arrays of ka are device pointers on `device`;
+ * host_fallback: the target regions run on the initial device. */
+#ifdef FEINT_OFFLOAD
+typedef void (*feint_variant_device_fn)(const feint_kernel_args *, int device, int host_fallback);
+FEINT_INTERNAL void feint_variant_qss_geo_linear_device(const feint_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_qss_geo_generic_device(const feint_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_sqs_geo_linear_device(const feint_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_sqs_geo_generic_device(const feint_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_ssq_geo_linear_device(const feint_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_ssq_geo_generic_device(const feint_kernel_args *, int, int);
+#endif
+
+/* Device side of feint_integrate (device.c), called after every argument
+ * check.  len[] are the array lengths in doubles.  Runs variant `variant` on
+ * `device` (or, with host_fallback, on the initial device): with device_ptrs
+ * the arrays are used in place, else they are copied to the device and the
+ * outputs back (the padding lanes of a blocked output keep their host
+ * values).  Returns FEINT_SUCCESS or FEINT_ERR_DEVICE / FEINT_ERR_ALLOC /
+ * FEINT_ERR_NO_DEVICE with the message recorded. */
+FEINT_INTERNAL feint_status feint_device_integrate(int variant, const feint_kernel_args *ka,
+                                                   const size_t len[4], int device,
+                                                   int device_ptrs, int host_fallback);
+
+/* Number of usable devices (0 in a host-only build). */
+FEINT_INTERNAL int feint_device_available(void);
+
+/* Copy the geometry (len doubles) of `device` into a host buffer for the
+ * validation pass; *host must be freed with free(). */
+FEINT_INTERNAL feint_status feint_device_geometry_to_host(int device, const double *geometry,
+                                                          size_t len, double **host);
+
+/* Record where the current feint_integrate ran (feint_last_execution). */
+FEINT_INTERNAL void feint_execution_set(feint_target ran_on, int device, int host_fallback);
+
 /* Validation pass over the geometry (validate.c): first element with a
  * non-positive or non-finite det J at a quadrature point, and (if
  * check_affine) first non-affine element; SIZE_MAX if none. */

@@ -1,8 +1,10 @@
 /*
  * integrate.c - feint_integrate: argument checks, the validation pass, and
- * dispatch to the variant's element loop; layout conversion.
+ * dispatch to the variant's element loop (host, or device in an offload
+ * build); layout conversion.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "feint_internal.h"
@@ -41,9 +43,42 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
   FEINT_CHECK(d.layout_out >= 0 && d.layout_out < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
               "desc->layout_out = %d is not a feint_layout (0..%d)", (int)d.layout_out,
               FEINT_LAYOUT_COUNT - 1);
-  FEINT_CHECK((d.flags & ~(unsigned)FEINT_FLAG_TRUST_GEOMETRY) == 0, FEINT_ERR_OUT_OF_RANGE,
-              "desc->flags = 0x%x has unknown bits (allowed: FEINT_FLAG_TRUST_GEOMETRY = 0x%x)",
-              d.flags, (unsigned)FEINT_FLAG_TRUST_GEOMETRY);
+  const unsigned known_flags = FEINT_FLAG_TRUST_GEOMETRY | FEINT_FLAG_DEVICE_POINTERS |
+                               FEINT_FLAG_ALLOW_HOST_FALLBACK;
+  FEINT_CHECK((d.flags & ~known_flags) == 0, FEINT_ERR_OUT_OF_RANGE,
+              "desc->flags = 0x%x has unknown bits (allowed: FEINT_FLAG_TRUST_GEOMETRY = 0x%x, "
+              "FEINT_FLAG_DEVICE_POINTERS = 0x%x, FEINT_FLAG_ALLOW_HOST_FALLBACK = 0x%x)",
+              d.flags, (unsigned)FEINT_FLAG_TRUST_GEOMETRY, (unsigned)FEINT_FLAG_DEVICE_POINTERS,
+              (unsigned)FEINT_FLAG_ALLOW_HOST_FALLBACK);
+  FEINT_CHECK(d.target >= 0 && d.target < FEINT_TARGET_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "desc->target = %d is not a feint_target (0..%d)", (int)d.target,
+              FEINT_TARGET_COUNT - 1);
+  const int device_ptrs = (d.flags & FEINT_FLAG_DEVICE_POINTERS) != 0;
+  FEINT_CHECK(d.target == FEINT_TARGET_DEVICE || !device_ptrs, FEINT_ERR_UNSUPPORTED,
+              "desc->flags has FEINT_FLAG_DEVICE_POINTERS with desc->target = "
+              "FEINT_TARGET_HOST; device pointers need FEINT_TARGET_DEVICE");
+  FEINT_CHECK(d.target == FEINT_TARGET_HOST || d.device >= 0, FEINT_ERR_OUT_OF_RANGE,
+              "desc->device = %d is negative; device numbers start at 0", d.device);
+  /* Where the call runs, decided before any array is touched. */
+  int host_fallback = 0;
+  if (d.target == FEINT_TARGET_DEVICE) {
+    const int num_dev = feint_device_available();
+    if (d.device >= num_dev) {
+      FEINT_CHECK(d.flags & FEINT_FLAG_ALLOW_HOST_FALLBACK, FEINT_ERR_NO_DEVICE,
+                  "desc->target = FEINT_TARGET_DEVICE, desc->device = %d, but %s; set "
+                  "FEINT_FLAG_ALLOW_HOST_FALLBACK to run on the host instead",
+                  d.device,
+                  !feint_offload_built() ? "feint was built without offload (make GPU=sm_XX)"
+                  : num_dev == 0 ? "no offload device is available (no GPU, or "
+                                   "OMP_TARGET_OFFLOAD=DISABLED)"
+                                 : "that device does not exist");
+      FEINT_CHECK(!device_ptrs, FEINT_ERR_NO_DEVICE,
+                  "desc->flags has FEINT_FLAG_DEVICE_POINTERS but device %d does not exist "
+                  "(%d devices); device pointers cannot fall back to the host",
+                  d.device, num_dev);
+      host_fallback = 1;
+    }
+  }
   if (num_elem == 0) return FEINT_SUCCESS;
 
   const double *arrays[FEINT_ARRAY_COUNT] = {geometry, coeffs, A_e, b_e};
@@ -64,8 +99,20 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
     feint_variant_info vi;
     FEINT_CALL(feint_variant_get_info(d.variant, &vi));
     size_t bad_det, bad_affine;
-    feint_geometry_scan(d.element, d.layout_in, num_elem, geometry, vi.geo_linear, &bad_det,
-                        &bad_affine);
+    if (device_ptrs) {
+      /* The geometry lives on the device: the pass runs on a host copy,
+       * which costs one device -> host transfer of the geometry array
+       * (len[0] doubles) per call; FEINT_FLAG_TRUST_GEOMETRY avoids it. */
+      double *geo_host = NULL;
+      FEINT_CALL(feint_device_geometry_to_host(d.device, geometry, len[FEINT_ARRAY_GEOMETRY],
+                                               &geo_host));
+      feint_geometry_scan(d.element, d.layout_in, num_elem, geo_host, vi.geo_linear, &bad_det,
+                          &bad_affine);
+      free(geo_host);
+    } else {
+      feint_geometry_scan(d.element, d.layout_in, num_elem, geometry, vi.geo_linear, &bad_det,
+                          &bad_affine);
+    }
     FEINT_CHECK(bad_det == SIZE_MAX, FEINT_ERR_DEGENERATE,
                 "element %zu is degenerate or inverted (det J <= 0 or not finite at a "
                 "quadrature point); no output was written",
@@ -78,7 +125,14 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
 
   const feint_kernel_args ka = {d.element, d.problem, d.layout_in, d.layout_out, num_elem,
                                 geometry,  coeffs,    A_e,         b_e};
-  variant_host[d.variant](&ka);
+  if (d.target == FEINT_TARGET_HOST || (host_fallback && !feint_offload_built())) {
+    variant_host[d.variant](&ka);
+  } else {
+    /* a device, or (host_fallback) the device code on the initial device, so
+     * that OMP_TARGET_OFFLOAD=DISABLED runs exercise the device code path */
+    FEINT_CALL(feint_device_integrate(d.variant, &ka, len, d.device, device_ptrs, host_fallback));
+  }
+  feint_execution_set(host_fallback ? FEINT_TARGET_HOST : d.target, d.device, host_fallback);
   return FEINT_SUCCESS;
 }
 

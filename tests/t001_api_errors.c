@@ -39,7 +39,7 @@ static void tet_batch(double *geo) {
 
 static feint_integrate_desc tet_desc(feint_variant variant) {
   feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, variant, FEINT_LAYOUT_NATURAL,
-                            FEINT_LAYOUT_NATURAL, 0};
+                            FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};
   return d;
 }
 
@@ -58,7 +58,7 @@ static void check_desc_fields(const double *geo, const double *coef, outputs *o)
         case 3: d.layout_in = (feint_layout)bad_values[v]; name = "desc->layout_in"; break;
         case 4: d.layout_out = (feint_layout)bad_values[v]; name = "desc->layout_out"; break;
         default:
-          d.flags = v == 0 ? 1u << 1 : 1u << 31; /* bits next to and far from the known flag */
+          d.flags = v == 0 ? 1u << 3 : 1u << 31; /* bits next to and far from the known flags */
           name = "desc->flags";
           break;
       }
@@ -121,7 +121,7 @@ static void check_size_overflow(void) {
                FEINT_ERR_BAD_SIZE, "whole blocks");
   /* prism conv-diff: geometry (18) and coeffs (20) fit, A_e (36) does not */
   d = (feint_integrate_desc){FEINT_PRISM6, FEINT_CONVDIFF, FEINT_QSS_GEO_GENERIC,
-                             FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0};
+                             FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};
   const size_t a_only = SIZE_MAX / sizeof(double) / 36 + 1;
   CHECK_STATUS(feint_integrate(&d, a_only, dummy_in, dummy_in + 1, dummy_out, dummy_b),
                FEINT_ERR_BAD_SIZE, "36 doubles per element");
@@ -200,7 +200,7 @@ static void check_not_affine(void) {
     feint_variant_info vi;
     CHECK_STATUS(feint_variant_get_info((feint_variant)v, &vi), FEINT_SUCCESS, NULL);
     const feint_integrate_desc d = {FEINT_PRISM6, FEINT_POISSON, (feint_variant)v,
-                                    FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0};
+                                    FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};
     memset(A, SENTINEL_BYTE, sizeof A);
     memset(b, SENTINEL_BYTE, sizeof b);
     memcpy(A_copy, A, sizeof A);

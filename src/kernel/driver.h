@@ -14,6 +14,9 @@
  * in place in either layout (block_io.h), outputs go through a block buffer
  * and leave with streaming stores.  Each case (element x problem) is a separate
  * instantiation with constant sizes, so every inner loop is fully unrolled.
+ *
+ * Offload builds (-DFEINT_OFFLOAD, make GPU=sm_XX) also get the device loop,
+ * feint_variant_<name>_device, from kernel/driver_device.h.
  */
 #ifndef FEINT_VARIANT_NAME
 #error "define FEINT_VARIANT_NAME and FEINT_ELEMENT_FN before including kernel/driver.h"
@@ -93,3 +96,7 @@ void FEINT_VFN(feint_variant_, _host)(const feint_kernel_args *ka) {
       FEINT_VFN(feint_case_, _host)(ka, FEINT_PRISM6, FEINT_CONVDIFF);
   }
 }
+
+#ifdef FEINT_OFFLOAD
+#include "kernel/driver_device.h"
+#endif

@@ -1,0 +1,177 @@
+/*
+ * kernel/driver_device.h - the device (OpenMP target offload) element loop
+ * of a variant; included by kernel/driver.h when FEINT_OFFLOAD is defined
+ * (make GPU=sm_XX).  It defines
+ *   void feint_variant_<name>_device(const feint_kernel_args *ka, int device,
+ *                                    int host_fallback)
+ * where the four arrays of ka are device pointers valid on `device` (the
+ * transfers of host arrays are done once for all variants, in device.c).
+ * With host_fallback the same target regions run on the initial device
+ * (OMP_TARGET_OFFLOAD=DISABLED or no GPU), with few teams and threads.
+ *
+ * Mapping: one thread per element, the variant's own per-element function
+ * (FEINT_ELEMENT_FN, loop order untouched).  Each case (element x problem)
+ * has its own target region with literal et and pb in it: values captured
+ * into the outlined kernel are not constants there, literals are, and only
+ * with constant sizes do the per-element loops unroll into registers.  One
+ * kernel per case also keeps the register allocation of a small case free
+ * of a big one's.  Layouts are runtime strides (entry k of element e:
+ * natural [e * size + k], blocked [(e / B) * B * size + k * B + e % B]);
+ * blocked output is written directly by the threads, which is coalesced
+ * (neighbouring threads, neighbouring addresses).
+ *
+ * Tuning (kernel/gpu_tuning.h, per case): threads per team (thread_limit,
+ * a literal so the kernel gets .maxntid), number of teams, and input staging
+ * (seed 000 Fig. 1): with FEINT_GPU_STAGE_INPUT and natural-layout input the
+ * team reads the inputs of its next team-size elements cooperatively (thread
+ * t reads doubles t, t + T, ...: coalesced) into a team-shared buffer, and
+ * after a barrier each thread runs its element from there.  The buffer is a
+ * local of the teams region with `omp allocate(...)
+ * allocator(omp_pteam_mem_alloc)` in the device pass, which clang turns into
+ * a static `.shared` array (checked in the PTX: make gpu-ptx-check); in the
+ * host pass (host fallback) it is a plain local of the team's master, shared
+ * by its threads.
+ *
+ * Not implemented: FEINT_GPU_SHARED (one array of the computation -
+ * geometry, coefficients, psi, or A^e/b^e - kept in team-shared memory).
+ * With the loops fully unrolled every index is a constant, and LLVM forwards
+ * a thread's stores to a team-shared slot straight to its later loads (legal:
+ * no other thread can observe the slot without a barrier), so the shared
+ * array vanishes from the PTX and the "placement" would be a no-op that
+ * reports itself as tuned.  Doing it honestly needs compiler barriers (or
+ * volatile accesses) inside the variants' loops, i.e. editing the six variant
+ * files' loop bodies; see the report of issue 4.
+ */
+#ifndef FEINT_OFFLOAD
+#error "kernel/driver_device.h is for offload builds (-DFEINT_OFFLOAD)"
+#endif
+
+#include <omp.h>
+
+#include "kernel/gpu_tuning.h"
+
+/* Element e of a case: offsets and strides of its entries in each layout. */
+FEINT_INLINE void FEINT_VFN(feint_elem_, _device)(const int et, const int pb, const size_t e,
+                                                  const int lin, const int lout,
+                                                  const double *geo, const double *coef,
+                                                  double *A, double *b) {
+  const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
+  const size_t gs = 3 * ns, cs = (size_t)feint_problem_coeffs(et, pb), as = ns * ns;
+  const int blk_in = lin == FEINT_LAYOUT_BLOCKED, blk_out = lout == FEINT_LAYOUT_BLOCKED;
+  const size_t lane = e % B, base = e - lane; /* first element of e's block */
+  const double *g = blk_in ? geo + base * gs + lane : geo + e * gs;
+  const double *c = blk_in ? coef + base * cs + lane : coef + e * cs;
+  double *a = blk_out ? A + base * as + lane : A + e * as;
+  double *bb = blk_out ? b + base * ns + lane : b + e * ns;
+  FEINT_ELEMENT_FN(et, pb, g, c, blk_in ? FEINT_B : 1, a, bb, blk_out ? FEINT_B : 1);
+}
+
+/* Element e0 + t of a staged chunk: inputs from the team-shared buffer
+ * (natural order, as in global memory), outputs straight to global memory. */
+FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int pb,
+                                                         const size_t e, const int lout,
+                                                         const double *g, const double *c,
+                                                         double *A, double *b) {
+  const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et), as = ns * ns;
+  const int blk_out = lout == FEINT_LAYOUT_BLOCKED;
+  const size_t lane = e % B, base = e - lane;
+  double *a = blk_out ? A + base * as + lane : A + e * as;
+  double *bb = blk_out ? b + base * ns + lane : b + e * ns;
+  FEINT_ELEMENT_FN(et, pb, g, c, 1, a, bb, blk_out ? FEINT_B : 1);
+}
+
+#if defined(__NVPTX__)
+#define FEINT_TEAM_SHARED(var) FEINT_PRAGMA(omp allocate(var) allocator(omp_pteam_mem_alloc))
+#else
+#define FEINT_TEAM_SHARED(var)
+#endif
+
+/* Host fallback: a few teams of two threads (2 x cores threads would only
+ * oversubscribe; several teams and threads still exercise the team logic). */
+#define FEINT_FALLBACK_THREADS 2
+
+/* One case, one element per thread, each thread reading its own element. */
+#define FEINT_DEVICE_DIRECT(ET, PB)                                                              \
+  do {                                                                                           \
+    const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                          \
+    int nt_ = FEINT_GPU_NUM_TEAMS_##ET##_##PB;                                                   \
+    if (nt_ <= 0) nt_ = (n + ts_ - 1) / ts_ < (1u << 30) ? (int)((n + ts_ - 1) / ts_) : 1 << 30; \
+    if (host_fallback) nt_ = fallback_teams;                                                     \
+    FEINT_PRAGMA(omp target teams distribute parallel for device(device)                         \
+                 num_teams(nt_) thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                    \
+                 is_device_ptr(geo, coef, A, b))                                                 \
+    for (size_t e = 0; e < n; e++)                                                               \
+      FEINT_VFN(feint_elem_, _device)(FEINT_##ET, FEINT_##PB, e, lin, lout, geo, coef, A, b);    \
+  } while (0)
+
+/* One case with natural-layout input staged through team-shared memory:
+ * chunks of T elements (T = the team's thread count) go round-robin to the
+ * teams; per chunk a coalesced copy of the geometry and coefficient chunks,
+ * a barrier, one element per thread, a barrier before the buffer is reused. */
+#define FEINT_DEVICE_STAGED(ET, PB)                                                              \
+  do {                                                                                           \
+    const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                          \
+    int nt_ = FEINT_GPU_NUM_TEAMS_##ET##_##PB;                                                   \
+    if (nt_ <= 0) nt_ = (n + ts_ - 1) / ts_ < (1u << 30) ? (int)((n + ts_ - 1) / ts_) : 1 << 30; \
+    int nthr_ = (int)ts_;                                                                        \
+    if (host_fallback) {                                                                         \
+      nt_ = fallback_teams;                                                                      \
+      nthr_ = FEINT_FALLBACK_THREADS;                                                            \
+    }                                                                                            \
+    FEINT_PRAGMA(omp target teams device(device) num_teams(nt_)                                  \
+                 thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB) is_device_ptr(geo, coef, A, b))   \
+    {                                                                                            \
+      double stage[FEINT_GPU_TEAM_SIZE_##ET##_##PB * FEINT_GPU_IN_SIZE_##ET##_##PB];             \
+      FEINT_TEAM_SHARED(stage)                                                                   \
+      FEINT_PRAGMA(omp parallel num_threads(nthr_))                                              \
+      {                                                                                          \
+        const size_t gs = 3 * (size_t)feint_elem_nodes(FEINT_##ET);                              \
+        const size_t cs = (size_t)feint_problem_coeffs(FEINT_##ET, FEINT_##PB);                  \
+        const size_t t = (size_t)omp_get_thread_num(), nthr = (size_t)omp_get_num_threads();     \
+        const size_t teams = (size_t)omp_get_num_teams();                                        \
+        double *sg = stage, *sc = stage + nthr * gs;                                             \
+        for (size_t e0 = (size_t)omp_get_team_num() * nthr; e0 < n; e0 += teams * nthr) {        \
+          const size_t cnt = n - e0 < nthr ? n - e0 : nthr;                                      \
+          for (size_t i = t; i < cnt * gs; i += nthr) sg[i] = geo[e0 * gs + i];                  \
+          for (size_t i = t; i < cnt * cs; i += nthr) sc[i] = coef[e0 * cs + i];                 \
+          FEINT_PRAGMA(omp barrier)                                                              \
+          if (t < cnt)                                                                           \
+            FEINT_VFN(feint_staged_elem_, _device)(FEINT_##ET, FEINT_##PB, e0 + t, lout,         \
+                                                   sg + t * gs, sc + t * cs, A, b);              \
+          FEINT_PRAGMA(omp barrier)                                                              \
+        }                                                                                        \
+      }                                                                                          \
+    }                                                                                            \
+  } while (0)
+
+/* The case's path, chosen by the preprocessor (FEINT_GPU_STAGE_INPUT_<case>
+ * must expand to 0 or 1) so that a case compiles only the kernels it uses. */
+#define FEINT_DEVICE_PATH_0(ET, PB) FEINT_DEVICE_DIRECT(ET, PB)
+#define FEINT_DEVICE_PATH_1(ET, PB)        \
+  do {                                     \
+    if (lin == FEINT_LAYOUT_NATURAL)       \
+      FEINT_DEVICE_STAGED(ET, PB);         \
+    else                                   \
+      FEINT_DEVICE_DIRECT(ET, PB);         \
+  } while (0)
+#define FEINT_DEVICE_CASE(ET, PB) \
+  FEINT_CAT(FEINT_DEVICE_PATH_, FEINT_GPU_STAGE_INPUT_##ET##_##PB)(ET, PB)
+
+void FEINT_VFN(feint_variant_, _device)(const feint_kernel_args *ka, int device,
+                                        int host_fallback) {
+  /* plain locals: the target regions capture these, never ka (a host pointer) */
+  const double *geo = ka->geometry, *coef = ka->coeffs;
+  double *A = ka->A, *b = ka->b;
+  const size_t n = ka->num_elem;
+  const int lin = ka->layout_in, lout = ka->layout_out;
+  int fallback_teams = omp_get_num_procs() / FEINT_FALLBACK_THREADS;
+  if (fallback_teams < 1) fallback_teams = 1;
+  if (ka->element == FEINT_TET4 && ka->problem == FEINT_POISSON)
+    FEINT_DEVICE_CASE(TET4, POISSON);
+  else if (ka->element == FEINT_TET4)
+    FEINT_DEVICE_CASE(TET4, CONVDIFF);
+  else if (ka->problem == FEINT_POISSON)
+    FEINT_DEVICE_CASE(PRISM6, POISSON);
+  else
+    FEINT_DEVICE_CASE(PRISM6, CONVDIFF);
+}
