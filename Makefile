@@ -78,7 +78,7 @@ $(LIB_SHARED): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/test_util.h $(LIB_STATIC)
+$(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
