@@ -33,9 +33,7 @@ const char *feint_layout_name(feint_layout layout) {
 
 feint_status feint_element_get_info(feint_element element, feint_element_info *info) {
   FEINT_CHECK(info != NULL, FEINT_ERR_NULL_ARG, "info is NULL");
-  FEINT_CHECK(element >= 0 && element < FEINT_ELEMENT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "element = %d is not a feint_element (0..%d)", (int)element,
-              FEINT_ELEMENT_COUNT - 1);
+  FEINT_CHECK_ENUM(element, FEINT_ELEMENT_COUNT, "element", "feint_element");
   if (element == FEINT_TET4) {
     *info = (feint_element_info){"tet4", 4, 4, 2, 1.0 / 6.0, feint_tet4_nodes, feint_tet4_qpts,
                                  feint_tet4_qwts, feint_tet4_phi, feint_tet4_dphi};
@@ -48,9 +46,7 @@ feint_status feint_element_get_info(feint_element element, feint_element_info *i
 
 feint_status feint_element_eval(feint_element element, const double xi[3], double *phi,
                                 double (*dphi)[3]) {
-  FEINT_CHECK(element >= 0 && element < FEINT_ELEMENT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "element = %d is not a feint_element (0..%d)", (int)element,
-              FEINT_ELEMENT_COUNT - 1);
+  FEINT_CHECK_ENUM(element, FEINT_ELEMENT_COUNT, "element", "feint_element");
   FEINT_CHECK(xi != NULL, FEINT_ERR_NULL_ARG, "xi is NULL");
   FEINT_CHECK(phi != NULL, FEINT_ERR_NULL_ARG, "phi is NULL");
   for (int n = 0; n < feint_elem_nodes(element); n++) {
@@ -79,8 +75,7 @@ static const feint_variant_info variant_table[FEINT_VARIANT_COUNT] = {
 
 feint_status feint_variant_get_info(feint_variant variant, feint_variant_info *info) {
   FEINT_CHECK(info != NULL, FEINT_ERR_NULL_ARG, "info is NULL");
-  FEINT_CHECK(variant >= 0 && variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "variant = %d is not a feint_variant (0..%d)", (int)variant, FEINT_VARIANT_COUNT - 1);
+  FEINT_CHECK_ENUM(variant, FEINT_VARIANT_COUNT, "variant", "feint_variant");
   *info = variant_table[variant];
   return FEINT_SUCCESS;
 }
@@ -88,14 +83,9 @@ feint_status feint_variant_get_info(feint_variant variant, feint_variant_info *i
 feint_status feint_array_entries(feint_element element, feint_problem problem, feint_array array,
                                  size_t *entries) {
   FEINT_CHECK(entries != NULL, FEINT_ERR_NULL_ARG, "entries is NULL");
-  FEINT_CHECK(element >= 0 && element < FEINT_ELEMENT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "element = %d is not a feint_element (0..%d)", (int)element,
-              FEINT_ELEMENT_COUNT - 1);
-  FEINT_CHECK(problem >= 0 && problem < FEINT_PROBLEM_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "problem = %d is not a feint_problem (0..%d)", (int)problem,
-              FEINT_PROBLEM_COUNT - 1);
-  FEINT_CHECK(array >= 0 && array < FEINT_ARRAY_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "array = %d is not a feint_array (0..%d)", (int)array, FEINT_ARRAY_COUNT - 1);
+  FEINT_CHECK_ENUM(element, FEINT_ELEMENT_COUNT, "element", "feint_element");
+  FEINT_CHECK_ENUM(problem, FEINT_PROBLEM_COUNT, "problem", "feint_problem");
+  FEINT_CHECK_ENUM(array, FEINT_ARRAY_COUNT, "array", "feint_array");
   const size_t ns = (size_t)feint_elem_nodes(element);
   switch (array) {
     case FEINT_ARRAY_GEOMETRY: *entries = 3 * ns; break;
@@ -111,8 +101,7 @@ feint_status feint_array_len(feint_element element, feint_problem problem, feint
   size_t entries;
   FEINT_CHECK(len != NULL, FEINT_ERR_NULL_ARG, "len is NULL");
   FEINT_CALL(feint_array_entries(element, problem, array, &entries));
-  FEINT_CHECK(layout >= 0 && layout < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "layout = %d is not a feint_layout (0..%d)", (int)layout, FEINT_LAYOUT_COUNT - 1);
+  FEINT_CHECK_ENUM(layout, FEINT_LAYOUT_COUNT, "layout", "feint_layout");
   size_t n = num_elem;
   if (layout == FEINT_LAYOUT_BLOCKED) {
     FEINT_CHECK(num_elem <= SIZE_MAX - (FEINT_BLOCK_LEN - 1), FEINT_ERR_BAD_SIZE,

@@ -28,6 +28,12 @@ FEINT_INTERNAL void feint_error_clear(void);
     if (!(cond)) return feint_error_set((status), __func__, __FILE__, __LINE__, __VA_ARGS__); \
   } while (0)
 
+/* Range check of an enum argument: "<arg> = <value> is not a <type>
+ * (0..<count-1>)", FEINT_ERR_OUT_OF_RANGE. */
+#define FEINT_CHECK_ENUM(value, count, arg, type)                                       \
+  FEINT_CHECK((int)(value) >= 0 && (int)(value) < (int)(count), FEINT_ERR_OUT_OF_RANGE, \
+              "%s = %d is not a %s (0..%d)", (arg), (int)(value), (type), (int)(count) - 1)
+
 /* Propagate a failing status. */
 #define FEINT_CALL(expr)           \
   do {                             \

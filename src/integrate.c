@@ -28,21 +28,11 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
                              double *b_e) {
   FEINT_CHECK(desc != NULL, FEINT_ERR_NULL_ARG, "desc is NULL");
   const feint_integrate_desc d = *desc;
-  FEINT_CHECK(d.element >= 0 && d.element < FEINT_ELEMENT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "desc->element = %d is not a feint_element (0..%d)", (int)d.element,
-              FEINT_ELEMENT_COUNT - 1);
-  FEINT_CHECK(d.problem >= 0 && d.problem < FEINT_PROBLEM_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "desc->problem = %d is not a feint_problem (0..%d)", (int)d.problem,
-              FEINT_PROBLEM_COUNT - 1);
-  FEINT_CHECK(d.variant >= 0 && d.variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "desc->variant = %d is not a feint_variant (0..%d)", (int)d.variant,
-              FEINT_VARIANT_COUNT - 1);
-  FEINT_CHECK(d.layout_in >= 0 && d.layout_in < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "desc->layout_in = %d is not a feint_layout (0..%d)", (int)d.layout_in,
-              FEINT_LAYOUT_COUNT - 1);
-  FEINT_CHECK(d.layout_out >= 0 && d.layout_out < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "desc->layout_out = %d is not a feint_layout (0..%d)", (int)d.layout_out,
-              FEINT_LAYOUT_COUNT - 1);
+  FEINT_CHECK_ENUM(d.element, FEINT_ELEMENT_COUNT, "desc->element", "feint_element");
+  FEINT_CHECK_ENUM(d.problem, FEINT_PROBLEM_COUNT, "desc->problem", "feint_problem");
+  FEINT_CHECK_ENUM(d.variant, FEINT_VARIANT_COUNT, "desc->variant", "feint_variant");
+  FEINT_CHECK_ENUM(d.layout_in, FEINT_LAYOUT_COUNT, "desc->layout_in", "feint_layout");
+  FEINT_CHECK_ENUM(d.layout_out, FEINT_LAYOUT_COUNT, "desc->layout_out", "feint_layout");
   const unsigned known_flags = FEINT_FLAG_TRUST_GEOMETRY | FEINT_FLAG_DEVICE_POINTERS |
                                FEINT_FLAG_ALLOW_HOST_FALLBACK;
   FEINT_CHECK((d.flags & ~known_flags) == 0, FEINT_ERR_OUT_OF_RANGE,
@@ -50,9 +40,7 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
               "FEINT_FLAG_DEVICE_POINTERS = 0x%x, FEINT_FLAG_ALLOW_HOST_FALLBACK = 0x%x)",
               d.flags, (unsigned)FEINT_FLAG_TRUST_GEOMETRY, (unsigned)FEINT_FLAG_DEVICE_POINTERS,
               (unsigned)FEINT_FLAG_ALLOW_HOST_FALLBACK);
-  FEINT_CHECK(d.target >= 0 && d.target < FEINT_TARGET_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "desc->target = %d is not a feint_target (0..%d)", (int)d.target,
-              FEINT_TARGET_COUNT - 1);
+  FEINT_CHECK_ENUM(d.target, FEINT_TARGET_COUNT, "desc->target", "feint_target");
   const int device_ptrs = (d.flags & FEINT_FLAG_DEVICE_POINTERS) != 0;
   FEINT_CHECK(d.target == FEINT_TARGET_DEVICE || !device_ptrs, FEINT_ERR_UNSUPPORTED,
               "desc->flags has FEINT_FLAG_DEVICE_POINTERS with desc->target = "
@@ -138,12 +126,8 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
 
 feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout src_layout,
                                   const double *src, feint_layout dst_layout, double *dst) {
-  FEINT_CHECK(src_layout >= 0 && src_layout < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "src_layout = %d is not a feint_layout (0..%d)", (int)src_layout,
-              FEINT_LAYOUT_COUNT - 1);
-  FEINT_CHECK(dst_layout >= 0 && dst_layout < FEINT_LAYOUT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "dst_layout = %d is not a feint_layout (0..%d)", (int)dst_layout,
-              FEINT_LAYOUT_COUNT - 1);
+  FEINT_CHECK_ENUM(src_layout, FEINT_LAYOUT_COUNT, "src_layout", "feint_layout");
+  FEINT_CHECK_ENUM(dst_layout, FEINT_LAYOUT_COUNT, "dst_layout", "feint_layout");
   if (num_elem == 0) return FEINT_SUCCESS;
   FEINT_CHECK(src != NULL, FEINT_ERR_NULL_ARG, "src is NULL with num_elem = %zu", num_elem);
   FEINT_CHECK(dst != NULL, FEINT_ERR_NULL_ARG, "dst is NULL with num_elem = %zu", num_elem);

@@ -45,9 +45,7 @@ static double vertex_coord(const box_mesh *m, size_t i, size_t j, size_t k, int 
 feint_status feint_mesh_box_count(feint_element element, size_t nx, size_t ny, size_t nz,
                                   size_t *num_elem) {
   FEINT_CHECK(num_elem != NULL, FEINT_ERR_NULL_ARG, "num_elem is NULL");
-  FEINT_CHECK(element >= 0 && element < FEINT_ELEMENT_COUNT, FEINT_ERR_OUT_OF_RANGE,
-              "element = %d is not a feint_element (0..%d)", (int)element,
-              FEINT_ELEMENT_COUNT - 1);
+  FEINT_CHECK_ENUM(element, FEINT_ELEMENT_COUNT, "element", "feint_element");
   FEINT_CHECK(nx > 0 && ny > 0 && nz > 0, FEINT_ERR_BAD_SIZE,
               "nx, ny, nz = %zu, %zu, %zu; each must be at least 1", nx, ny, nz);
   const size_t per_cell = element == FEINT_TET4 ? 6 : 2;
