@@ -371,6 +371,41 @@ static void report(const case_data *cd, const result *r) {
             r->pass ? "PASS" : "FAIL");
 }
 
+/* Warm-up, then r->reps timed calls, each preceded by one triad and one FMA
+ * probe run (the interleaved bound).  on_device: every call must have run
+ * on the device.  Returns 0 on success; a failing call is reported and marks
+ * the bench failed. */
+static int time_row(const options *o, const probe *p, const case_data *cd, result *r,
+                    const feint_integrate_desc *desc, const double *geo, const double *coef,
+                    double *A, double *b, int on_device) {
+  double t0 = now_s();
+  const feint_status st = feint_integrate(desc, cd->num_elem, geo, coef, A, b);
+  const double t_first = now_s() - t0;
+  if (st != FEINT_SUCCESS) {
+    fprintf(stderr, "feint_bench: %s\n", feint_last_error());
+    any_fail = 1;
+    return -1;
+  }
+  if (on_device) require_device_run(r->variant);
+  int reps = (int)ceil(o->budget_s / (t_first + 0.05));
+  reps = reps < 3 ? 3 : reps > o->reps ? o->reps : reps;
+  for (int i = 0; i < reps; i++) {
+    r->gbs[i] = probe_triad_gbs(p);
+    r->gflops[i] = probe_fma_gflops(p);
+    /* likwid counts per thread: start/stop the region in every thread */
+#pragma omp parallel
+    FEINT_MARKER_START(r->variant);
+    t0 = now_s(); /* feint_integrate returns after a target region completes */
+    feint_integrate(desc, cd->num_elem, geo, coef, A, b);
+    r->t[i] = now_s() - t0;
+#pragma omp parallel
+    FEINT_MARKER_STOP(r->variant);
+    if (on_device) require_device_run(r->variant);
+  }
+  r->reps = reps;
+  return 0;
+}
+
 /* --target device: one configuration twice, kernels alone on device-resident
  * arrays, then whole calls with host arrays (transfers included, "+xfer"). */
 static void run_config_device(const options *o, const probe *p, case_data *cd, int v,
@@ -399,26 +434,7 @@ static void run_config_device(const options *o, const probe *p, case_data *cd, i
       A = cd->dA;
       b = cd->dB;
     }
-    double t0 = omp_get_wtime();
-    feint_status st = feint_integrate(&desc, cd->num_elem, geo, coef, A, b);
-    const double t_first = omp_get_wtime() - t0;
-    if (st != FEINT_SUCCESS) {
-      fprintf(stderr, "feint_bench: %s\n", feint_last_error());
-      any_fail = 1;
-      return;
-    }
-    require_device_run(r.variant);
-    int reps = (int)ceil(o->budget_s / (t_first + 0.05));
-    reps = reps < 3 ? 3 : reps > o->reps ? o->reps : reps;
-    for (int i = 0; i < reps; i++) {
-      r.gbs[i] = probe_triad_gbs(p);
-      r.gflops[i] = probe_fma_gflops(p);
-      t0 = omp_get_wtime(); /* feint_integrate returns after the target region */
-      feint_integrate(&desc, cd->num_elem, geo, coef, A, b);
-      r.t[i] = omp_get_wtime() - t0;
-      require_device_run(r.variant);
-    }
-    r.reps = reps;
+    if (time_row(o, p, cd, &r, &desc, geo, coef, A, b, 1)) return;
     if (!xfer && (feint_device_copy_from(0, cd->A, cd->dA, cd->len_A * 8) != FEINT_SUCCESS ||
                   feint_device_copy_from(0, cd->b, cd->dB, cd->len_b * 8) != FEINT_SUCCESS)) {
       fprintf(stderr, "feint_bench: %s\n", feint_last_error());
@@ -429,8 +445,7 @@ static void run_config_device(const options *o, const probe *p, case_data *cd, i
   }
 }
 
-/* Time one configuration: warm-up, then interleaved triad / FMA / kernel. */
-/* checked = 0: the kernel alone (FEINT_FLAG_TRUST_GEOMETRY), as the paper
+/* One host configuration.  checked = 0: the kernel alone (FEINT_FLAG_TRUST_GEOMETRY), as the paper
  * times it.  checked = 1: the default call, validation pass included, in a
  * row "<variant>+check" whose bytes add the pass's second read of the
  * geometry. */
@@ -450,29 +465,7 @@ static void run_config(const options *o, const probe *p, case_data *cd, int v, f
   r.flops = pc.flops;
   const feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, l, l,
                                      checked ? 0u : FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_HOST, 0};
-  double t0 = now_s();
-  feint_status st = feint_integrate(&desc, cd->num_elem, cd->geo[mesh][l], cd->coef[l], cd->A, cd->b);
-  const double t_first = now_s() - t0;
-  if (st != FEINT_SUCCESS) {
-    fprintf(stderr, "feint_bench: %s\n", feint_last_error());
-    any_fail = 1;
-    return;
-  }
-  int reps = (int)ceil(o->budget_s / (t_first + 0.05));
-  reps = reps < 3 ? 3 : reps > o->reps ? o->reps : reps;
-  for (int i = 0; i < reps; i++) {
-    r.gbs[i] = probe_triad_gbs(p);
-    r.gflops[i] = probe_fma_gflops(p);
-    /* likwid counts per thread: start/stop the region in every thread */
-#pragma omp parallel
-    FEINT_MARKER_START(vi.name);
-    t0 = now_s();
-    feint_integrate(&desc, cd->num_elem, cd->geo[mesh][l], cd->coef[l], cd->A, cd->b);
-    r.t[i] = now_s() - t0;
-#pragma omp parallel
-    FEINT_MARKER_STOP(vi.name);
-  }
-  r.reps = reps;
+  if (time_row(o, p, cd, &r, &desc, cd->geo[mesh][l], cd->coef[l], cd->A, cd->b, 0)) return;
   r.pass = validate(cd, mesh, l) == 0;
   report(cd, &r);
 }
