@@ -213,12 +213,17 @@ static double model_peak_ns(const feint_pm_platform *pl, const result_file *r, i
   return ns;
 }
 
-/* One PNG per platform: best (min ns_min over layouts) per case/variant. */
+/* One PNG per result file (a platform on a date), named after the file:
+ * best (min ns_min over layouts) per case/variant. */
 static int plot(const result_file *r, const char *plots_dir, FILE *md) {
-  char dat[1024], png[1024], gp[1024];
-  snprintf(dat, sizeof dat, "%s/%s.dat", plots_dir, r->platform);
-  snprintf(png, sizeof png, "%s/%s.png", plots_dir, r->platform);
-  snprintf(gp, sizeof gp, "%s/%s.gp", plots_dir, r->platform);
+  char stem[512], dat[1024], png[1024], gp[1024];
+  const char *slash = strrchr(r->file, '/');
+  snprintf(stem, sizeof stem, "%s", slash ? slash + 1 : r->file);
+  char *dot = strrchr(stem, '.');
+  if (dot && strcmp(dot, ".csv") == 0) *dot = '\0';
+  snprintf(dat, sizeof dat, "%s/%s.dat", plots_dir, stem);
+  snprintf(png, sizeof png, "%s/%s.png", plots_dir, stem);
+  snprintf(gp, sizeof gp, "%s/%s.gp", plots_dir, stem);
   FILE *f = fopen(dat, "w");
   if (f == NULL) return 1;
   fprintf(f, "# label measured_ns_min bound_ns\n");
