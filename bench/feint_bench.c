@@ -406,13 +406,18 @@ static int time_row(const options *o, const probe *p, const case_data *cd, resul
   return 0;
 }
 
+/* The mesh a variant integrates: the affine one for geo_linear prisms. */
+static int variant_mesh(const case_data *cd, const feint_variant_info *vi) {
+  return vi->geo_linear && cd->el == FEINT_PRISM6 ? 1 : 0;
+}
+
 /* --target device: one configuration twice, kernels alone on device-resident
  * arrays, then whole calls with host arrays (transfers included, "+xfer"). */
 static void run_config_device(const options *o, const probe *p, case_data *cd, int v,
                               feint_layout l) {
   feint_variant_info vi;
   feint_variant_get_info((feint_variant)v, &vi);
-  const int mesh = vi.geo_linear && cd->el == FEINT_PRISM6 ? 1 : 0;
+  const int mesh = variant_mesh(cd, &vi);
   feint_pm_counts pc;
   feint_pm_counts_get(cd->el, cd->pb, (feint_variant)v, &pc);
   static char xfer_name[FEINT_VARIANT_COUNT][48];
@@ -454,7 +459,7 @@ static void run_config(const options *o, const probe *p, case_data *cd, int v, f
   result r = {0};
   feint_variant_info vi;
   feint_variant_get_info((feint_variant)v, &vi);
-  const int mesh = vi.geo_linear && cd->el == FEINT_PRISM6 ? 1 : 0;
+  const int mesh = variant_mesh(cd, &vi);
   feint_pm_counts pc;
   feint_pm_counts_get(cd->el, cd->pb, (feint_variant)v, &pc);
   static char check_name[FEINT_VARIANT_COUNT][48];

@@ -109,12 +109,10 @@ feint_status feint_device_geometry_to_host(int device, const double *geometry, s
               "cannot allocate %zu doubles for the geometry validation pass (use "
               "FEINT_FLAG_TRUST_GEOMETRY to skip it)",
               len);
-  if (omp_target_memcpy(h, geometry, len * sizeof(double), 0, 0, omp_get_initial_device(),
-                        device) != 0) {
+  const feint_status st = feint_device_copy_from(device, h, geometry, len * sizeof(double));
+  if (st != FEINT_SUCCESS) {
     free(h);
-    return feint_error_set(FEINT_ERR_DEVICE, __func__, __FILE__, __LINE__,
-                           "omp_target_memcpy of the geometry (%zu doubles) from device %d failed",
-                           len, device);
+    return st;
   }
   *host = h;
   return FEINT_SUCCESS;
