@@ -50,6 +50,7 @@
 #define FEINT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -303,6 +304,37 @@ feint_status feint_mesh_box_count(feint_element element, size_t nx, size_t ny, s
 feint_status feint_mesh_box(feint_element element, size_t nx, size_t ny, size_t nz,
                             feint_perturb perturb, double amplitude, unsigned long long seed,
                             feint_layout layout, double *geometry);
+
+/* ---- Meshes -------------------------------------------------------------
+ * An unstructured mesh of one element type, as a host finite element code
+ * holds it: vertex coordinates and element connectivity, both plain arrays.
+ * A host code may fill the struct with its own arrays (feint never frees
+ * them); meshes made by feint (readers, generators) own their arrays and are
+ * released with feint_mesh_destroy().
+ *
+ *  coords      : [num_vertices][3]  x, y, z of each vertex.
+ *  conn        : [num_elem][N_S]    0-based vertex indices of each element, in
+ *                                   the node order of the reference element
+ *                                   (see "Reference elements" above).
+ *  elem_tags   : [num_elem] or NULL the Gmsh physical group of each element
+ *                                   (0: none).
+ *  faces       : [num_faces][4] or NULL  boundary faces carried for their tags
+ *                                   (triangles: 4th index FEINT_NO_VERTEX).
+ *  face_tags   : [num_faces] or NULL the physical group of each face.
+ * Counts are size_t; vertex indices are 32-bit, so num_vertices <= 2^32 - 1. */
+#define FEINT_NO_VERTEX UINT32_MAX
+typedef struct {
+  feint_element element;
+  size_t num_vertices;
+  size_t num_elem;
+  double *coords;
+  uint32_t *conn;
+  int32_t *elem_tags;
+  size_t num_faces;
+  uint32_t *faces;
+  int32_t *face_tags;
+  int owns_arrays; /* 1: made by feint, free with feint_mesh_destroy() */
+} feint_mesh;
 
 #ifdef __cplusplus
 }
