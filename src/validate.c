@@ -19,6 +19,7 @@
 #endif
 
 #include "feint_internal.h"
+#include "kernel/block_io.h"
 #include "kernel/geometry.h"
 
 #define FEINT_AFFINE_TOL_EPS 8.0
@@ -37,34 +38,43 @@ FEINT_INLINE int prism_is_affine(const double x[FEINT_MAX_NODES][3]) {
   return ok;
 }
 
-/* Elements [lo, hi) of one case; et is a literal at every call, so the
- * Jacobians of all quadrature points unroll (for tetrahedra they coincide
- * and merge) and the loop vectorises with a min-reduction of the bad index. */
-FEINT_INLINE void scan_range(const int et, int layout, size_t lo, size_t hi, const double *geo,
-                             int check_affine, size_t *bad_det_out, size_t *bad_affine_out) {
-  const int nq = feint_elem_qpts(et);
-  const size_t size = 3 * (size_t)feint_elem_nodes(et);
+/* Blocks [blk_lo, blk_hi) of one case; et is a literal at every call, so
+ * the Jacobians of all quadrature points unroll (for tetrahedra they
+ * coincide and merge).  Each block is read in the blocked order (in place,
+ * or transposed from the natural layout through an L1 buffer with
+ * contiguous loads, kernel/block_io.h), so the lane loop vectorises with
+ * unit stride, no gathers, and the pass streams through the geometry once;
+ * the first bad index is a min-reduction. */
+FEINT_INLINE void scan_range(const int et, int layout, size_t blk_lo, size_t blk_hi,
+                             size_t num_elem, const double *geo, int check_affine,
+                             size_t *bad_det_out, size_t *bad_affine_out) {
+  const int nq = feint_elem_qpts(et), size = 3 * feint_elem_nodes(et);
   size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX;
+  for (size_t blk = blk_lo; blk < blk_hi; blk++) {
+    const size_t e0 = blk * FEINT_BLOCK_LEN;
+    const int nvalid = num_elem - e0 < FEINT_BLOCK_LEN ? (int)(num_elem - e0) : FEINT_BLOCK_LEN;
+    double buf[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
+    double tmp[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
+    const double *g = feint_block_in(layout, geo, size, blk, nvalid, buf, tmp);
 #pragma omp simd reduction(min : bad_det, bad_affine)
-  for (size_t e = lo; e < hi; e++) {
-    double x[FEINT_MAX_NODES][3];
-    if (layout == FEINT_LAYOUT_BLOCKED)
-      feint_load_nodes(et, geo + (e / FEINT_BLOCK_LEN) * FEINT_BLOCK_LEN * size + e % FEINT_BLOCK_LEN,
-                       FEINT_BLOCK_LEN, x);
-    else
-      feint_load_nodes(et, geo + e * size, 1, x);
-    int ok = 1;
-    FEINT_UNROLL
-    for (int q = 0; q < nq; q++) {
-      const double det = feint_jacobian_det(et, q, x);
-      ok &= det > 0.0 && det <= DBL_MAX; /* NaN and +inf fail */
+    for (int lane = 0; lane < FEINT_BLOCK_LEN; lane++) {
+      const size_t e = e0 + (size_t)lane;
+      double x[FEINT_MAX_NODES][3];
+      feint_load_nodes(et, g + lane, FEINT_BLOCK_LEN, x);
+      int ok = 1;
+      FEINT_UNROLL
+      for (int q = 0; q < nq; q++) {
+        const double det = feint_jacobian_det(et, q, x);
+        ok &= det > 0.0 && det <= DBL_MAX; /* NaN and +inf fail */
+      }
+      /* branch-free min-reductions (SIZE_MAX: this element is fine; the
+       * padding lanes of a last block repeat its first element) */
+      const size_t cand_det = ok ? SIZE_MAX : e;
+      const int affine = et != FEINT_PRISM6 || !check_affine || prism_is_affine(x);
+      const size_t cand_affine = affine ? SIZE_MAX : e;
+      bad_det = cand_det < bad_det ? cand_det : bad_det;
+      bad_affine = cand_affine < bad_affine ? cand_affine : bad_affine;
     }
-    /* branch-free min-reductions (SIZE_MAX: this element is fine) */
-    const size_t cand_det = ok ? SIZE_MAX : e;
-    const int affine = et != FEINT_PRISM6 || !check_affine || prism_is_affine(x);
-    const size_t cand_affine = affine ? SIZE_MAX : e;
-    bad_det = cand_det < bad_det ? cand_det : bad_det;
-    bad_affine = cand_affine < bad_affine ? cand_affine : bad_affine;
   }
   *bad_det_out = bad_det;
   *bad_affine_out = bad_affine;
@@ -75,18 +85,19 @@ void feint_geometry_scan(int element, int layout, size_t num_elem, const double 
   size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX;
 #pragma omp parallel
   {
-    /* static partition by hand: the case dispatch must sit inside the
-     * parallel region for the element type to be a constant there */
-    size_t lo = 0, hi = num_elem, d, a;
+    /* static partition of the blocks by hand: the case dispatch must sit
+     * inside the parallel region for the element type to be a constant there */
+    const size_t num_blk = (num_elem + FEINT_BLOCK_LEN - 1) / FEINT_BLOCK_LEN;
+    size_t lo = 0, hi = num_blk, d, a;
 #ifdef _OPENMP
     const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-    lo = num_elem / nt * t + (t < num_elem % nt ? t : num_elem % nt);
-    hi = lo + num_elem / nt + (t < num_elem % nt);
+    lo = num_blk / nt * t + (t < num_blk % nt ? t : num_blk % nt);
+    hi = lo + num_blk / nt + (t < num_blk % nt);
 #endif
     if (element == FEINT_TET4)
-      scan_range(FEINT_TET4, layout, lo, hi, geometry, check_affine, &d, &a);
+      scan_range(FEINT_TET4, layout, lo, hi, num_elem, geometry, check_affine, &d, &a);
     else
-      scan_range(FEINT_PRISM6, layout, lo, hi, geometry, check_affine, &d, &a);
+      scan_range(FEINT_PRISM6, layout, lo, hi, num_elem, geometry, check_affine, &d, &a);
 #pragma omp critical(feint_geometry_scan)
     {
       bad_det = d < bad_det ? d : bad_det;

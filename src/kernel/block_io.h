@@ -1,20 +1,25 @@
 /*
  * kernel/block_io.h - moving one block of FEINT_BLOCK_LEN elements between a
- * global array and the kernels, in the array's own layout.
+ * global array and the kernels.
  *
  * A block's chunk of an array is contiguous in both layouts (natural:
  * element after element, entry k of lane l at [l * size + k]; blocked:
- * lane-major, at [k * B + l]).  The kernels read input chunks in place and
- * address lane l's entries with a (lane offset, entry stride) pair that is a
- * compile-time constant per layout, so the vectoriser turns natural-layout
- * accesses into interleaved loads and shuffles.  Only the last, partial block
- * is copied, with lanes past the end filled by a copy of lane 0 (they compute
- * on a valid element and are discarded).
+ * lane-major, at [k * B + l]).  The kernels always see the blocked order
+ * (unit stride between SIMD lanes, so every lane access is one plain vector
+ * load or store, no gather or scatter):
  *
- * Output: the kernels write a block buffer laid out like the destination
- * chunk; a full block then leaves with one contiguous copy by nontemporal
- * (streaming) stores where the compiler offers them, so the output costs no
- * read-for-ownership and the traffic is the model's compulsory bytes.
+ *  - input: a full blocked chunk is read in place; a natural chunk is
+ *    transposed into an L1-resident buffer with contiguous loads and
+ *    register shuffles (4 x 4 tiles, feint_block_transpose);
+ *  - output: the kernels write a blocked buffer; a natural destination gets
+ *    it transposed back the same way into a second buffer; either leaves as
+ *    one contiguous copy with nontemporal (streaming) stores where the
+ *    compiler offers them, so the output costs no read-for-ownership and the
+ *    traffic is the model's compulsory bytes.
+ *
+ * The last, partial block is copied first, with lanes past the end filled
+ * by a copy of lane 0 (they compute on a valid element and are discarded).  Everything is driven by `size` (entries per element), so a
+ * new element or output format needs nothing here.
  */
 #ifndef FEINT_KERNEL_BLOCK_IO_H
 #define FEINT_KERNEL_BLOCK_IO_H
@@ -22,16 +27,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "feint.h"
 #include "kernel/portable.h"
 
 #define FEINT_B FEINT_BLOCK_LEN
 
-/* Streaming stores: 4 doubles at a time from a 32-byte aligned address.
+/* 4-double vectors (GCC/clang vector extensions): the transposition's 4 x 4
+ * tiles and the streaming stores.  feint_v4d_u is the same vector at 8-byte
+ * alignment, for loads and stores at any double's address. */
+#if defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 12)
+#define FEINT_HAVE_V4D 1
+typedef double feint_v4d __attribute__((vector_size(32), aligned(32)));
+typedef double feint_v4d_u __attribute__((vector_size(32), aligned(8)));
+#else
+#define FEINT_HAVE_V4D 0
+#endif
+
+/* Streaming stores: 4 doubles at a time to a 32-byte aligned address.
  * clang offers __builtin_nontemporal_store on vector types (vmovntpd on
  * x86); other compilers, and the offload device pass, get plain stores. */
 #if defined(__clang__) && !defined(__NVPTX__) && !defined(__AMDGPU__)
 #define FEINT_HAVE_STREAM_STORE 1
-typedef double feint_v4d __attribute__((vector_size(32), aligned(32)));
 #else
 #define FEINT_HAVE_STREAM_STORE 0
 #endif
@@ -48,46 +64,117 @@ FEINT_INLINE int feint_entry_stride(int layout) {
   return layout == FEINT_LAYOUT_BLOCKED ? FEINT_B : 1;
 }
 
-/* The chunk of block `blk` of an input array (elements blk * B ..
- * blk * B + nvalid - 1), in place for a full block, else copied to buf
- * (B * size doubles) with the missing lanes replaced by lane 0. */
-FEINT_INLINE const double *feint_block_in(int layout, const double *src, int size, size_t blk,
-                                          int nvalid, double *buf) {
-  const double *chunk = src + blk * FEINT_B * (size_t)size;
-  if (nvalid == FEINT_B) return chunk;
-  const int lane = feint_lane_offset(layout, size), entry = feint_entry_stride(layout);
+/* Transpose one block chunk: dst[k * dk + l * dl] = src[k * sk + l * sl] for
+ * lanes l < B and entries k < size, where one of the two orders is natural
+ * (lane stride size, entry stride 1) and the other blocked (lane stride 1,
+ * entry stride B).  With vector support: 4 x 4 tiles of 4 lanes x 4 entries,
+ * read with 4 contiguous loads along the source's unit stride, transposed in
+ * registers, written with 4 contiguous stores along the destination's; a
+ * size that is not a multiple of 4 ends with a tile overlapping the previous
+ * one (it rewrites the same values).  Natural-order rows need no alignment. */
+FEINT_INLINE void feint_block_transpose(const double *src, int sk, int sl, double *dst, int dk,
+                                        int dl, int size) {
+#if FEINT_HAVE_V4D
+  if (size >= 4) {
+    FEINT_UNROLL
+    for (int g = 0; g < FEINT_B; g += 4)
+      FEINT_UNROLL
+      for (int t = 0; t < (size + 3) / 4; t++) {
+        const int k = 4 * t + 4 <= size ? 4 * t : size - 4;
+        /* the source's unit-stride direction: entries (natural) or lanes */
+        const int s_unit_is_entry = sk == 1;
+        feint_v4d r[4], c[4];
+        FEINT_UNROLL
+        for (int i = 0; i < 4; i++) {
+          const double *p = s_unit_is_entry ? src + (g + i) * sl + k : src + (k + i) * sk + g;
+          r[i] = *(const feint_v4d_u *)p;
+        }
+        /* 4 x 4 transpose: c[j][i] = r[i][j] */
+        const feint_v4d t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 2, 6);
+        const feint_v4d t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
+        const feint_v4d t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6);
+        const feint_v4d t3 = __builtin_shufflevector(r[2], r[3], 1, 5, 3, 7);
+        c[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+        c[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+        c[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+        c[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+        FEINT_UNROLL
+        for (int j = 0; j < 4; j++) {
+          double *p = s_unit_is_entry ? dst + (k + j) * dk + g : dst + (g + j) * dl + k;
+          *(feint_v4d_u *)p = c[j];
+        }
+      }
+    return;
+  }
+#endif
   for (int l = 0; l < FEINT_B; l++)
-    for (int k = 0; k < size; k++) buf[l * lane + k * entry] = chunk[(l < nvalid ? l : 0) * lane + k * entry];
+    for (int k = 0; k < size; k++) dst[k * dk + l * dl] = src[k * sk + l * sl];
+}
+
+/* Copy len doubles (a multiple of 4) from an L1 buffer to dst, with
+ * streaming stores if `stream` (dst 32-byte aligned). */
+FEINT_INLINE void feint_block_store(double *dst, const double *buf, int len, int stream) {
+#if FEINT_HAVE_STREAM_STORE
+  if (stream) {
+    for (int i = 0; i < len; i += 4) {
+      const feint_v4d v = *(const feint_v4d_u *)(buf + i);
+      __builtin_nontemporal_store(v, (feint_v4d *)(dst + i));
+    }
+    return;
+  }
+#else
+  (void)stream;
+#endif
+  for (int i = 0; i < len; i++) dst[i] = buf[i];
+}
+
+/* The chunk of block `blk` of an input array (elements blk * B ..
+ * blk * B + nvalid - 1) in the blocked order: in place for a full blocked
+ * chunk, else in buf (B * size doubles, 32-byte aligned), transposed from
+ * the natural order.  A partial block is copied with the missing lanes
+ * replaced by lane 0 (natural: first to tmp, B * size doubles, then
+ * transposed); tmp is free again on return. */
+FEINT_INLINE const double *feint_block_in(int layout, const double *src, int size, size_t blk,
+                                          int nvalid, double *buf, double *tmp) {
+  const double *chunk = src + blk * FEINT_B * (size_t)size;
+  const int blocked = layout == FEINT_LAYOUT_BLOCKED;
+  if (nvalid < FEINT_B) { /* the last block: contiguous copies, no gathers */
+    const size_t row = (size_t)size * sizeof(double);
+    if (blocked) { /* a blocked array holds whole blocks */
+      __builtin_memcpy(buf, chunk, FEINT_B * row);
+      for (int k = 0; k < size; k++)
+        for (int l = nvalid; l < FEINT_B; l++) buf[k * FEINT_B + l] = buf[k * FEINT_B];
+      return buf;
+    }
+    __builtin_memcpy(tmp, chunk, (size_t)nvalid * row);
+    for (int l = nvalid; l < FEINT_B; l++) __builtin_memcpy(tmp + l * size, chunk, row);
+    chunk = tmp;
+  }
+  if (blocked) return chunk;
+  feint_block_transpose(chunk, 1, size, buf, FEINT_B, 1, size);
   return buf;
 }
 
-/* Copy block `blk` of an output array from the buffer (laid out like the
- * destination chunk) to global memory; only the nvalid lanes are written.
- * `stream`: the destination is 32-byte aligned and streaming stores may be
- * used. */
+/* Write block `blk` of an output array from buf (the block in the blocked
+ * order); only the nvalid lanes are written.  A natural block is transposed
+ * into tmp (B * size doubles, 32-byte aligned) first.  `stream`: the
+ * destination is 32-byte aligned and streaming stores may be used. */
 FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk, int nvalid,
-                                  const double *buf, int stream) {
+                                  const double *buf, double *tmp, int stream) {
   double *chunk = dst + blk * FEINT_B * (size_t)size;
-  if (nvalid == FEINT_B) {
-    const int len = FEINT_B * size; /* a multiple of 4: B is */
-#if FEINT_HAVE_STREAM_STORE
-    if (stream) {
-      for (int i = 0; i < len; i += 4) {
-        feint_v4d v;
-        __builtin_memcpy(&v, buf + i, sizeof v);
-        __builtin_nontemporal_store(v, (feint_v4d *)(chunk + i));
-      }
-      return;
-    }
-#else
-    (void)stream;
-#endif
-    for (int i = 0; i < len; i++) chunk[i] = buf[i];
-    return;
+  const int blocked = layout == FEINT_LAYOUT_BLOCKED;
+  if (!blocked) {
+    feint_block_transpose(buf, FEINT_B, 1, tmp, 1, size, size);
+    buf = tmp;
   }
-  const int lane = feint_lane_offset(layout, size), entry = feint_entry_stride(layout);
-  for (int l = 0; l < nvalid; l++)
-    for (int k = 0; k < size; k++) chunk[l * lane + k * entry] = buf[l * lane + k * entry];
+  if (nvalid == FEINT_B) {
+    feint_block_store(chunk, buf, FEINT_B * size, stream); /* B * size: a multiple of 4 */
+  } else if (blocked) { /* the last block: its nvalid lanes only */
+    for (int k = 0; k < size; k++)
+      __builtin_memcpy(chunk + k * FEINT_B, buf + k * FEINT_B, (size_t)nvalid * sizeof(double));
+  } else {
+    __builtin_memcpy(chunk, buf, (size_t)nvalid * size * sizeof(double));
+  }
 }
 
 #endif /* FEINT_KERNEL_BLOCK_IO_H */

@@ -10,9 +10,11 @@
  * FEINT_BLOCK_LEN elements (schedule(static): equal work per element, and
  * each thread streams through its own part of every array); inside a block,
  * `omp simd` gives each SIMD lane one element, so the variant's loops over
- * quadrature points and shape functions run lane-parallel.  Inputs are read
- * in place in either layout (block_io.h), outputs go through a block buffer
- * and leave with streaming stores.  Each case (element x problem) is a separate
+ * quadrature points and shape functions run lane-parallel.  The kernels see
+ * every block in the blocked order whatever the caller's layout: natural
+ * chunks are transposed through L1 buffers with contiguous loads and stores
+ * (block_io.h), so the hot loop has no gathers or scatters, and outputs
+ * leave with streaming stores.  Each case (element x problem) is a separate
  * instantiation with constant sizes, so every inner loop is fully unrolled.
  *
  * Offload builds (-DFEINT_OFFLOAD, make GPU=sm_XX) also get the device loop,
@@ -26,31 +28,22 @@
 #include "kernel/block_io.h"
 #include "kernel/physics.h"
 
+/* Entries per element of the largest array of any case (the size of the
+ * transposition buffer). */
+#define FEINT_MAX2_(a, b) ((a) > (b) ? (a) : (b))
+#define FEINT_MAX_ENTRIES \
+  FEINT_MAX2_(FEINT_MAX2_(3 * FEINT_MAX_NODES, FEINT_MAX_COEFFS), FEINT_MAX_NODES * FEINT_MAX_NODES)
+
 #define FEINT_CAT_(a, b) a##b
 #define FEINT_CAT(a, b) FEINT_CAT_(a, b)
 #define FEINT_VFN(prefix, suffix) FEINT_CAT(FEINT_CAT(prefix, FEINT_VARIANT_NAME), suffix)
 
-/* One block: every SIMD lane integrates one element.  The layouts are
- * literals at each call, so the lane offsets and entry strides are
- * constants and the vectoriser sees plain (blocked) or interleaved
- * (natural) accesses. */
-FEINT_INLINE void FEINT_VFN(feint_block_, _host)(const int et, const int pb, const int lin,
-                                                 const int lout, const double *geo,
-                                                 const double *coef, double *A, double *b) {
-  const int ns = feint_elem_nodes(et);
-  const int geo_lane = feint_lane_offset(lin, 3 * ns);
-  const int coef_lane = feint_lane_offset(lin, feint_problem_coeffs(et, pb));
-  const int A_lane = feint_lane_offset(lout, ns * ns), b_lane = feint_lane_offset(lout, ns);
-  FEINT_OMP(simd)
-  for (int lane = 0; lane < FEINT_B; lane++)
-    FEINT_ELEMENT_FN(et, pb, geo + lane * geo_lane, coef + lane * coef_lane,
-                     feint_entry_stride(lin), A + lane * A_lane, b + lane * b_lane,
-                     feint_entry_stride(lout));
-}
-
 /* The blocks of one case, shared among the threads of the enclosing parallel
  * region.  Called with literal et and pb inside that region, so the
- * constants reach the outlined code and every inner loop unrolls. */
+ * constants reach the outlined code and every inner loop unrolls.  Per
+ * block: the inputs in the blocked order (in place, or transposed into L1
+ * buffers, block_io.h), one SIMD lane per element with unit lane stride,
+ * then the outputs back in the caller's layout with streaming stores. */
 FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, const int et,
                                                 const int pb) {
   const int ns = feint_elem_nodes(et);
@@ -66,19 +59,14 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     double coef_buf[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
     double A_buf[FEINT_MAX_NODES * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
     double b_buf[FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
-    const double *geo = feint_block_in(lin, ka->geometry, geo_size, blk, nvalid, geo_buf);
-    const double *coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf);
-    /* one specialised block body per layout pair */
-    if (lin == FEINT_LAYOUT_BLOCKED && lout == FEINT_LAYOUT_BLOCKED)
-      FEINT_VFN(feint_block_, _host)(et, pb, FEINT_LAYOUT_BLOCKED, FEINT_LAYOUT_BLOCKED, geo, coef, A_buf, b_buf);
-    else if (lin == FEINT_LAYOUT_BLOCKED)
-      FEINT_VFN(feint_block_, _host)(et, pb, FEINT_LAYOUT_BLOCKED, FEINT_LAYOUT_NATURAL, geo, coef, A_buf, b_buf);
-    else if (lout == FEINT_LAYOUT_BLOCKED)
-      FEINT_VFN(feint_block_, _host)(et, pb, FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_BLOCKED, geo, coef, A_buf, b_buf);
-    else
-      FEINT_VFN(feint_block_, _host)(et, pb, FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL, geo, coef, A_buf, b_buf);
-    feint_block_out(lout, ka->A, ns * ns, blk, nvalid, A_buf, stream);
-    feint_block_out(lout, ka->b, ns, blk, nvalid, b_buf, stream);
+    double tmp_buf[FEINT_MAX_ENTRIES * FEINT_B] __attribute__((aligned(64)));
+    const double *geo = feint_block_in(lin, ka->geometry, geo_size, blk, nvalid, geo_buf, tmp_buf);
+    const double *coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf, tmp_buf);
+    FEINT_OMP(simd)
+    for (int lane = 0; lane < FEINT_B; lane++)
+      FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A_buf + lane, b_buf + lane, FEINT_B);
+    feint_block_out(lout, ka->A, ns * ns, blk, nvalid, A_buf, tmp_buf, stream);
+    feint_block_out(lout, ka->b, ns, blk, nvalid, b_buf, tmp_buf, stream);
   }
 }
 
