@@ -60,6 +60,9 @@
 #ifndef FEINT_BUILD_FLAGS
 #define FEINT_BUILD_FLAGS "unknown"
 #endif
+#ifndef FEINT_BUILD_ARCH /* the -target-cpu the build flags resolved to (Makefile) */
+#define FEINT_BUILD_ARCH "unknown"
+#endif
 
 #define MAX_REPS 64
 
@@ -338,7 +341,7 @@ typedef struct {
 
 static FILE *csv_out;
 static int any_fail;
-static char platform_name[96];
+static char platform_name[160];
 static const char *device_column = "host";
 
 static void report(const case_data *cd, const result *r) {
@@ -455,7 +458,7 @@ static void run_config_device(const options *o, const probe *p, case_data *cd, i
  * row "<variant>+check" whose bytes add the pass's second read of the
  * geometry. */
 static void run_config(const options *o, const probe *p, case_data *cd, int v, feint_layout l,
-                       int checked) {
+                       int checked, double *ns_min, double *ns_med) {
   result r = {0};
   feint_variant_info vi;
   feint_variant_get_info((feint_variant)v, &vi);
@@ -473,6 +476,29 @@ static void run_config(const options *o, const probe *p, case_data *cd, int v, f
   if (time_row(o, p, cd, &r, &desc, cd->geo[mesh][l], cd->coef[l], cd->A, cd->b, 0)) return;
   r.pass = validate(cd, mesh, l) == 0;
   report(cd, &r);
+  *ns_min = feint_pm_ns_per_elem(vmin(r.t, r.reps), (double)cd->num_elem);
+  *ns_med = feint_pm_ns_per_elem(median(r.t, r.reps), (double)cd->num_elem);
+}
+
+/* The regression guards of one host case: natural / blocked time per variant
+ * and validated (default call) / trusted (kernel alone) time per layout, as
+ * min (median); t[layout][v], v = FEINT_VARIANT_COUNT: the +check row. */
+static void print_ratios(const char *case_name, double t_min[2][FEINT_VARIANT_COUNT + 1],
+                         double t_med[2][FEINT_VARIANT_COUNT + 1]) {
+  const int N = FEINT_LAYOUT_NATURAL, Bl = FEINT_LAYOUT_BLOCKED, C = FEINT_VARIANT_COUNT;
+  printf("# %s natural/blocked, min (median):", case_name);
+  for (int v = 0; v <= C; v++) {
+    feint_variant_info vi;
+    feint_variant_get_info((feint_variant)(v < C ? v : FEINT_QSS_GEO_GENERIC), &vi);
+    printf(" %s%s %.2f (%.2f)", vi.name, v < C ? "" : "+check", t_min[N][v] / t_min[Bl][v],
+           t_med[N][v] / t_med[Bl][v]);
+  }
+  const int g = FEINT_QSS_GEO_GENERIC;
+  printf("\n# %s validated/trusted (qss_geo_generic+check / qss_geo_generic), min (median): "
+         "natural %.2f (%.2f) blocked %.2f (%.2f)\n",
+         case_name, t_min[N][C] / t_min[N][g], t_med[N][C] / t_med[N][g], t_min[Bl][C] / t_min[Bl][g],
+         t_med[Bl][C] / t_med[Bl][g]);
+  fflush(stdout);
 }
 
 static void usage(void) {
@@ -483,35 +509,89 @@ static void usage(void) {
   exit(2);
 }
 
-static void platform_slug(char *out, size_t n) {
-  char model[128] = "cpu";
-  FILE *f = NULL;
-  if (g_device_mode) { /* the GPU's name; "gpu" if nvidia-smi cannot say */
-    snprintf(model, sizeof model, "gpu");
-    FILE *smi = popen("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null", "r");
-    if (smi) {
-      char line[128];
-      if (fgets(line, sizeof line, smi) && line[0] != '\0' && line[0] != '\n')
-        snprintf(model, sizeof model, "%s", line);
-      pclose(smi);
-    }
-  } else {
-    f = fopen("/proc/cpuinfo", "r");
-  }
+/* The CPU this run measured: its model name (/proc/cpuinfo), the
+ * microarchitecture the compiler resolves for -march=native on it (asked of
+ * $FEINT_NATIVE_CC, else clang-19, at run time: the bench may run on another
+ * machine than the one that built it; "unknown-avx512"/"unknown-avx2" from
+ * the CPU flags if no compiler is there), its physical cores and logical CPUs
+ * online.  They name the result file, so runs on different CPUs never mix. */
+typedef struct {
+  char model[128], native_arch[48], native_how[96];
+  int cores, cpus;
+} cpu_identity;
+
+static void chomp(char *s) {
+  char *nl = strpbrk(s, "\r\n");
+  if (nl) *nl = '\0';
+}
+
+static void cpu_identify(cpu_identity *id) {
+  memset(id, 0, sizeof *id);
+  snprintf(id->model, sizeof id->model, "cpu");
+  int avx512 = 0, avx2 = 0, phys = -1, core = -1, npairs = 0;
+  static int pairs[4096][2];
+  FILE *f = fopen("/proc/cpuinfo", "r");
   if (f) {
-    char line[256];
-    while (fgets(line, sizeof line, f))
-      if (strncmp(line, "model name", 10) == 0) {
-        const char *c = strchr(line, ':');
-        if (c) snprintf(model, sizeof model, "%s", c + 2);
-        break;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+      const char *c = strchr(line, ':');
+      if (!c) continue;
+      if (!strncmp(line, "model name", 10) && !strcmp(id->model, "cpu")) {
+        snprintf(id->model, sizeof id->model, "%s", c + 2);
+        chomp(id->model);
+      } else if (!strncmp(line, "flags", 5)) {
+        avx512 |= strstr(c, " avx512f") != NULL;
+        avx2 |= strstr(c, " avx2") != NULL;
+      } else if (!strncmp(line, "processor", 9)) {
+        id->cpus++;
+      } else if (!strncmp(line, "physical id", 11)) {
+        phys = atoi(c + 1);
+      } else if (!strncmp(line, "core id", 7)) {
+        core = atoi(c + 1);
+        int seen = 0;
+        for (int i = 0; i < npairs; i++) seen |= pairs[i][0] == phys && pairs[i][1] == core;
+        if (!seen && npairs < 4096) {
+          pairs[npairs][0] = phys;
+          pairs[npairs++][1] = core;
+        }
       }
+    }
     fclose(f);
   }
+  id->cores = npairs > 0 ? npairs : id->cpus;
+  const char *env_cc = getenv("FEINT_NATIVE_CC");
+  const char *ccs[2] = {env_cc && *env_cc ? env_cc : "clang-19", "clang"};
+  for (int i = 0; i < 2 && !id->native_arch[0]; i++) {
+    char cmd[256], out[4096] = "";
+    snprintf(cmd, sizeof cmd, "%s -march=native -### -x c /dev/null 2>&1", ccs[i]);
+    FILE *p = popen(cmd, "r");
+    if (!p) continue;
+    size_t len = fread(out, 1, sizeof out - 1, p);
+    out[len] = '\0';
+    pclose(p);
+    const char *t = strstr(out, "\"-target-cpu\" \"");
+    if (t) {
+      t += strlen("\"-target-cpu\" \"");
+      const char *e = strchr(t, '"');
+      if (e && e - t < (int)sizeof id->native_arch) {
+        snprintf(id->native_arch, sizeof id->native_arch, "%.*s", (int)(e - t), t);
+        snprintf(id->native_how, sizeof id->native_how, "%s -march=native", ccs[i]);
+      }
+    }
+  }
+  if (!id->native_arch[0]) {
+    snprintf(id->native_arch, sizeof id->native_arch, "unknown-%s",
+             avx512 ? "avx512" : avx2 ? "avx2" : "isa");
+    snprintf(id->native_how, sizeof id->native_how, "no compiler found; from /proc/cpuinfo flags");
+  }
+}
+
+/* Lower-case alphanumerics, every other run of characters one '-'. */
+static size_t slug(char *out, size_t n, const char *in) {
   size_t j = 0;
   int dash = 0;
-  for (size_t i = 0; model[i] && j + 1 < n - 8; i++) {
-    const char ch = model[i];
+  for (size_t i = 0; in[i] && j + 1 < n; i++) {
+    const char ch = in[i];
     if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
       out[j++] = ch;
       dash = 0;
@@ -524,10 +604,29 @@ static void platform_slug(char *out, size_t n) {
     }
   }
   while (j > 0 && out[j - 1] == '-') j--;
-  if (g_device_mode)
-    out[j] = '\0';
-  else
-    snprintf(out + j, n - j, "-%dt", omp_get_max_threads());
+  out[j] = '\0';
+  return j;
+}
+
+/* Host: <cpu model>-<native arch>-<cores>c<OpenMP threads>t, e.g.
+ * amd-epyc-znver4-2c2t.  Device: the GPU's name (nvidia-smi). */
+static void platform_slug(char *out, size_t n, const cpu_identity *id) {
+  if (g_device_mode) { /* the GPU's name; "gpu" if nvidia-smi cannot say */
+    char model[128] = "gpu";
+    FILE *smi = popen("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null", "r");
+    if (smi) {
+      char line[128];
+      if (fgets(line, sizeof line, smi) && line[0] != '\0' && line[0] != '\n')
+        snprintf(model, sizeof model, "%s", line);
+      pclose(smi);
+    }
+    slug(out, n, model);
+    return;
+  }
+  char name[256];
+  snprintf(name, sizeof name, "%s %s %dc%dt", id->model, id->native_arch, id->cores,
+           omp_get_max_threads());
+  slug(out, n, name);
 }
 
 int main(int argc, char **argv) {
@@ -578,21 +677,31 @@ int main(int argc, char **argv) {
     if (o.triad_n < (1u << 25)) o.triad_n = 1u << 25;
   }
 
-  platform_slug(platform_name, sizeof platform_name);
-  char date[16], host[64] = "unknown";
+  cpu_identity cpu;
+  cpu_identify(&cpu);
+  platform_slug(platform_name, sizeof platform_name, &cpu);
+  char date[16], stamp[16], host[64] = "unknown", build_arch[48];
   const time_t tnow = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tnow));
+  strftime(stamp, sizeof stamp, "%H%M", gmtime(&tnow));
   gethostname(host, sizeof host);
-  char csv_path[256];
+  slug(build_arch, sizeof build_arch, FEINT_BUILD_ARCH);
+  char csv_path[512];
   if (o.csv && !strcmp(o.csv, "auto")) {
-    snprintf(csv_path, sizeof csv_path, "bench/results/%s_%s.csv", platform_name, date);
+    /* <platform>_<date>-<HHMM>_<build arch>.csv: never overwrites another
+     * CPU's, another build's or an earlier run's file */
+    snprintf(csv_path, sizeof csv_path, "bench/results/%s_%s-%s_%s.csv", platform_name, date,
+             stamp, build_arch);
     o.csv = csv_path;
   }
 
   printf("# feint %s bench (git %s)\n", FEINT_VERSION_STRING, FEINT_GIT_HASH);
   printf("# platform %s, host %s, date %s, %d OpenMP threads, double precision\n", platform_name,
          host, date, omp_get_max_threads());
-  printf("# build: %s\n", FEINT_BUILD_FLAGS);
+  printf("# build: %s (target cpu %s)\n", FEINT_BUILD_FLAGS, FEINT_BUILD_ARCH);
+  if (!g_device_mode)
+    printf("# cpu: %s, -march=native = %s (%s), %d cores, %d logical CPUs\n", cpu.model,
+           cpu.native_arch, cpu.native_how, cpu.cores, cpu.cpus);
   printf("# >= %zu elements per case, up to %d timed reps (budget %.1f s per line), first run "
          "dropped\n",
          o.elements, o.reps, o.budget_s);
@@ -628,8 +737,10 @@ int main(int argc, char **argv) {
     }
     fprintf(csv_out, "# platform: %s\n# device: %s\n# date: %s\n# git: %s\n# compiler: %s\n",
             platform_name, device_column, date, FEINT_GIT_HASH, FEINT_BUILD_FLAGS);
-    fprintf(csv_out, "# flags: %s\n# threads: %d\n# host: %s\n", FEINT_BUILD_FLAGS,
-            omp_get_max_threads(), host);
+    fprintf(csv_out, "# flags: %s\n# build_arch: %s\n# threads: %d\n# host: %s\n",
+            FEINT_BUILD_FLAGS, FEINT_BUILD_ARCH, omp_get_max_threads(), host);
+    fprintf(csv_out, "# cpu_model: %s\n# native_arch: %s (%s)\n# cores: %d\n# logical_cpus: %d\n",
+            cpu.model, cpu.native_arch, cpu.native_how, cpu.cores, cpu.cpus);
     fprintf(csv_out,
             "platform,device,case,element,problem,variant,layout_in,layout_out,num_elem,reps,"
             "ns_min,ns_median,ns_max,bytes_per_elem,flops_per_elem,gbs_at_min,gflops_at_min,"
@@ -644,15 +755,21 @@ int main(int argc, char **argv) {
       if (o.cases && !strstr(o.cases, name)) continue;
       case_data cd;
       case_setup(&cd, (feint_element)el, (feint_problem)pb, o.elements);
+      double t_min[2][FEINT_VARIANT_COUNT + 1], t_med[2][FEINT_VARIANT_COUNT + 1];
+      for (int l = 0; l < 2; l++)
+        for (int v = 0; v <= FEINT_VARIANT_COUNT; v++) t_min[l][v] = t_med[l][v] = NAN;
       for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
         for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
           if (g_device_mode)
             run_config_device(&o, &p, &cd, v, (feint_layout)l);
           else
-            run_config(&o, &p, &cd, v, (feint_layout)l, 0);
+            run_config(&o, &p, &cd, v, (feint_layout)l, 0, &t_min[l][v], &t_med[l][v]);
         }
-        if (!g_device_mode) run_config(&o, &p, &cd, FEINT_QSS_GEO_GENERIC, (feint_layout)l, 1);
+        if (!g_device_mode)
+          run_config(&o, &p, &cd, FEINT_QSS_GEO_GENERIC, (feint_layout)l, 1,
+                     &t_min[l][FEINT_VARIANT_COUNT], &t_med[l][FEINT_VARIANT_COUNT]);
       }
+      if (!g_device_mode) print_ratios(name, t_min, t_med);
       case_free(&cd);
     }
   FEINT_MARKER_CLOSE;

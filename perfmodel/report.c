@@ -1,12 +1,15 @@
 /* report.c - `perfmodel report`: the model-vs-measured report (the paper's
  * Table 7 and Figures 3-5 for feint).
  *
- * Reads every bench result file <results>/<platform>_<YYYY-MM-DD>.csv
+ * Reads every bench result file <results>/<platform>_<YYYY-MM-DD>...csv
  * ("# key: value" metadata lines, then a header row and one row per
  * measurement; columns named in bench/, see the header row), and writes
- * <out> (default bench/REPORT.md) with, per result file, each measured
+ * <out> (default bench/REPORT.md) with, per platform (a CPU: model, the
+ * -march=native microarchitecture, cores and threads, or a GPU) and per
+ * result file, each measured
  * ns/element beside the in-run lower bound (from the triad and FMA figures
- * measured in the same run) and the percentage reached, plus the model's
+ * measured in the same run) and the percentage reached, the ratios
+ * natural/blocked and validated/trusted, plus the model's
  * bound from the platform file's peak figures when one exists; and one
  * gnuplot PNG per platform (its latest result file): measured vs predicted
  * for each case and variant (best layout).  Platforms with a platform file
@@ -33,8 +36,10 @@ static void copy_trunc(char *dst, size_t cap, const char *src) {
 
 static int cmp_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
-/* Entries of dir ending in suffix (suffix stripped if strip), sorted. */
-static int list_dir(const char *dir, const char *suffix, int strip, char names[][64], int max) {
+/* Entries of dir ending in suffix (suffix stripped if strip), sorted; each
+ * name in a slot of `width` chars (longer names are skipped). */
+static int list_dir(const char *dir, const char *suffix, int strip, char *names, size_t width,
+                    int max) {
   DIR *d = opendir(dir);
   if (d == NULL) return -1;
   int n = 0;
@@ -42,28 +47,30 @@ static int list_dir(const char *dir, const char *suffix, int strip, char names[]
   struct dirent *ent;
   while ((ent = readdir(d)) != NULL && n < max) {
     size_t l = strlen(ent->d_name);
-    if (l <= sl || l - (strip ? sl : 0) >= 64 || strcmp(ent->d_name + l - sl, suffix) != 0)
+    if (l <= sl || l - (strip ? sl : 0) >= width || strcmp(ent->d_name + l - sl, suffix) != 0)
       continue;
-    memcpy(names[n], ent->d_name, l - (strip ? sl : 0));
-    names[n][l - (strip ? sl : 0)] = '\0';
+    memcpy(names + (size_t)n * width, ent->d_name, l - (strip ? sl : 0));
+    names[(size_t)n * width + l - (strip ? sl : 0)] = '\0';
     n++;
   }
   closedir(d);
-  qsort(names, (size_t)n, 64, cmp_name);
+  qsort(names, (size_t)n, width, cmp_name);
   return n;
 }
 
 int perfmodel_list_platforms(const char *dir, char names[][64], int max) {
-  return list_dir(dir, ".platform", 1, names, max);
+  return list_dir(dir, ".platform", 1, &names[0][0], 64, max);
 }
 
 /* ---- one result file ----------------------------------------------------- */
 
 enum { MAX_COLS = 40, MAX_ROWS = 4096, MAX_META = 16 };
 
+enum { NAME_LEN = 160 }; /* result file and platform names */
+
 typedef struct {
-  char file[64];
-  char platform[64];
+  char file[NAME_LEN];
+  char platform[NAME_LEN];
   char date[16];
   char meta_key[MAX_META][32];
   char meta_val[MAX_META][160];
@@ -121,10 +128,11 @@ static double field_d(const result_file *r, int row, const char *name) {
 static int result_load(const char *dir, const char *file, result_file *r) {
   memset(r, 0, sizeof *r);
   copy_trunc(r->file, sizeof r->file, file);
-  /* platform and date from <platform>_<YYYY-MM-DD>.csv */
-  const char *us = strrchr(file, '_');
+  /* platform and date from <platform>_<YYYY-MM-DD>[...].csv (the bench
+   * writes <platform>_<date>-<HHMM>_<build arch>.csv; platforms have no '_') */
+  const char *us = strchr(file, '_');
   if (us == NULL) {
-    fprintf(stderr, "perfmodel report: %s: name is not <platform>_<YYYY-MM-DD>.csv; skipped\n",
+    fprintf(stderr, "perfmodel report: %s: name is not <platform>_<YYYY-MM-DD>...csv; skipped\n",
             file);
     return 1;
   }
@@ -278,6 +286,58 @@ static int plot(const result_file *r, const char *plots_dir, FILE *md) {
   return 0;
 }
 
+/* Row of (case, variant, layout) in r, or -1. */
+static int find_row(const result_file *r, const char *case_name, const char *variant,
+                    const char *layout) {
+  for (int j = 0; j < r->num_rows; j++)
+    if (!strcmp(field(r, j, "case"), case_name) && !strcmp(field(r, j, "variant"), variant) &&
+        !strcmp(field(r, j, "layout_in"), layout))
+      return j;
+  return -1;
+}
+
+/* The bench's regression guards from the rows of one file: per case and
+ * variant natural / blocked, and per case and layout validated
+ * (<variant>+check, the default call) / trusted (the kernel alone); ns_min
+ * ratios, ns_median ratios in parentheses. */
+static void ratios_section(const result_file *r, FILE *md) {
+  int any = 0;
+  for (int j = 0; j < r->num_rows; j++) {
+    if (strcmp(field(r, j, "layout_in"), "natural")) continue;
+    const char *cs = field(r, j, "case"), *v = field(r, j, "variant");
+    const int jb = find_row(r, cs, v, "blocked");
+    if (jb < 0) continue;
+    if (!any)
+      fprintf(md, "\n| case | variant | natural/blocked | validated/trusted natural | "
+                  "validated/trusted blocked |\n|---|---|---:|---:|---:|\n");
+    any = 1;
+    fprintf(md, "| %s | %s | %.2f (%.2f) |", cs, v,
+            field_d(r, j, "ns_min") / field_d(r, jb, "ns_min"),
+            field_d(r, j, "ns_median") / field_d(r, jb, "ns_median"));
+    const char *plus = strstr(v, "+check");
+    if (plus == NULL) {
+      fprintf(md, " | |\n");
+      continue;
+    }
+    char trusted[64];
+    snprintf(trusted, sizeof trusted, "%.*s", (int)(plus - v), v);
+    for (int l = 0; l < 2; l++) {
+      const char *lay = l ? "blocked" : "natural";
+      const int jc = find_row(r, cs, v, lay), jt = find_row(r, cs, trusted, lay);
+      if (jc < 0 || jt < 0)
+        fprintf(md, " |");
+      else
+        fprintf(md, " %.2f (%.2f) |", field_d(r, jc, "ns_min") / field_d(r, jt, "ns_min"),
+                field_d(r, jc, "ns_median") / field_d(r, jt, "ns_median"));
+    }
+    fprintf(md, "\n");
+  }
+  if (any)
+    fprintf(md, "\nRatios of ns_min (of ns_median in parentheses): the natural layout against "
+                "the blocked one, and the default call with its validation pass against the "
+                "kernel alone.\n");
+}
+
 /* feint's counts beside the paper's Table 4, with the reasons they differ
  * (derivations in perfmodel/counts.c and perfmodel/README.md). */
 static void paper_section(FILE *md) {
@@ -337,8 +397,8 @@ int perfmodel_report(int argc, char **argv) {
       return 2;
     }
   }
-  static char files[256][64];
-  int nfiles = list_dir(results, ".csv", 0, files, 256);
+  static char files[256][NAME_LEN];
+  int nfiles = list_dir(results, ".csv", 0, &files[0][0], NAME_LEN, 256);
   if (nfiles < 0) nfiles = 0;
   const char *pdir = getenv("FEINT_PLATFORM_DIR");
   if (pdir == NULL || *pdir == '\0') pdir = "perfmodel/platforms";
@@ -365,7 +425,8 @@ int perfmodel_report(int argc, char **argv) {
           "**Model peak** is the bound at the platform file's peak figures.\n",
           nfiles, results);
   int rc = 0, plotted_any = 0;
-  static char measured[64][64];
+  static char prev_platform[NAME_LEN];
+  static char measured[64][NAME_LEN];
   int nmeasured = 0;
   for (int i = 0; i < nfiles; i++) {
     result_file r;
@@ -377,11 +438,16 @@ int perfmodel_report(int argc, char **argv) {
     if (nmeasured < 64) {
       int seen = 0;
       for (int k = 0; k < nmeasured; k++) seen |= strcmp(measured[k], r.platform) == 0;
-      if (!seen) copy_trunc(measured[nmeasured++], 64, r.platform);
+      if (!seen) copy_trunc(measured[nmeasured++], NAME_LEN, r.platform);
     }
     feint_pm_platform pl;
     int have_pl = feint_pm_platform_find(r.platform, pdir, &pl) == FEINT_SUCCESS;
-    fprintf(md, "\n## %s, %s (`%s`)\n\n", r.platform, r.date, r.file);
+    /* files sorted by name: one CPU's (platform's) files are adjacent */
+    if (i == 0 || strcmp(r.platform, prev_platform) != 0) {
+      fprintf(md, "\n## Platform %s\n", r.platform);
+      copy_trunc(prev_platform, NAME_LEN, r.platform);
+    }
+    fprintf(md, "\n### %s, %s (`%s`)\n\n", r.platform, r.date, r.file);
     for (int k = 0; k < r.num_meta; k++)
       fprintf(md, "- %s: %s\n", r.meta_key[k], r.meta_val[k]);
     if (!have_pl) fprintf(md, "- no platform file `%s/%s.platform`: model peak column empty\n", pdir, r.platform);
@@ -407,6 +473,7 @@ int perfmodel_report(int argc, char **argv) {
               field(&r, j, "bound_kind"), pct, mps, field(&r, j, "status"));
       fails += strcmp(field(&r, j, "status"), "PASS") != 0;
     }
+    ratios_section(&r, md);
     if (fails) fprintf(md, "\n**%d row(s) did not PASS validation.**\n", fails);
     if (over)
       fprintf(md, "\n**(!) %d row(s) ran faster than the lower bound**: the model's byte or flop "
@@ -415,7 +482,7 @@ int perfmodel_report(int argc, char **argv) {
     /* the latest file of a platform gets the plot (files sorted by name) */
     int latest = 1;
     for (int k = i + 1; k < nfiles; k++) {
-      const char *us = strrchr(files[k], '_');
+      const char *us = strchr(files[k], '_');
       if (us && (size_t)(us - files[k]) == strlen(r.platform) &&
           strncmp(files[k], r.platform, strlen(r.platform)) == 0)
         latest = 0;
