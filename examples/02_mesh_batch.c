@@ -22,7 +22,7 @@
 #include "feint.h"
 
 #define CELLS 12          /* cells per box edge: 6 * 12^3 = 10368 tetrahedra */
-#define AMPLITUDE 0.2     /* vertex perturbation, in cell sizes (< 0.25 keeps elements valid) */
+#define AMPLITUDE 0.15    /* vertex perturbation, in cell sizes (< 1/6 keeps elements valid) */
 /* Round-off: a sum of M terms carries at most (M - 1) eps sum |terms|; each
  * term carries ~ELEMENT_OPS roundings of its own (Jacobian, inverse,
  * products, quadrature), relative to the same scale.  The A^e entries are

@@ -17,6 +17,29 @@
  *    feint_last_error() returns a sentence naming the argument, the value
  *    received and what is allowed.
  *  - Functions are thread-safe: the error record is thread-local.
+ *  - Finite in, finite out: with the default flags, if every geometry and
+ *    coefficient value is finite, feint_integrate either returns
+ *    FEINT_SUCCESS and every entry of A_e and b_e is finite, or returns an
+ *    error naming the lowest offending element and writes nothing:
+ *    FEINT_ERR_DEGENERATE (the element fails the degeneracy criterion) or
+ *    FEINT_ERR_NOT_FINITE (an entry's magnitude would exceed the range of
+ *    double).  Well-shaped elements of any size a double can describe
+ *    (1e-300 .. 1e300) are integrated; a result below the double range
+ *    becomes a subnormal or zero.
+ *
+ * Degeneracy criterion (scale-invariant): at every quadrature point,
+ *   det J >= 2^-40 m^3,  m = max_ab |J_ab|  (J = dx/dxi, m ~ the element's size).
+ * det J / m^3 is unchanged by scaling and translation and about 1 for
+ * well-shaped elements; 2^-40 is where the computed det J is still ~220
+ * times its own rounding error (<= 18 eps m^3), so its sign is certain
+ * (src/criterion.h derives it).  Aspect ratios up to ~10^12 pass.
+ *
+ * Safe range: elements with 2^-200 <= m <= 2^200 and coefficients of
+ * magnitude <= 2^400 take the element loop as they are; the default call
+ * integrates the others by exact power-of-two rescaling (a slower path,
+ * src/rescale.c).  FEINT_FLAG_TRUST_GEOMETRY skips all of this: it assumes
+ * accepted elements inside the safe range, and gives meaningless (possibly
+ * non-finite) entries for an element that is not.
  *
  * Array shapes (natural layout; "e" is the element index, 0 <= e < num_elem)
  *  geometry : [num_elem][N_S][3]   node coordinates x,y,z of each vertex, in the
@@ -79,6 +102,8 @@ typedef enum {
   FEINT_ERR_DEVICE,        /* the device runtime reported an error */
   FEINT_ERR_DEGENERATE,    /* an element is degenerate or inverted */
   FEINT_ERR_NOT_AFFINE,    /* geo_linear was asked for on a non-affine element */
+  FEINT_ERR_NOT_FINITE,    /* a coefficient is not finite, or a result would exceed the
+                              range of double */
   FEINT_STATUS_COUNT
 } feint_status;
 
@@ -116,10 +141,12 @@ typedef enum {
 
 /* Flags of feint_integrate_desc.flags. */
 enum {
-  /* Skip the validation pass over the geometry (degenerate, inverted and, for
-   * geo_linear, non-affine elements).  The caller promises valid elements;
-   * an invalid one then produces meaningless A_e/b_e for that element (never
-   * for others).  Saves one read of the geometry array. */
+  /* Skip the validation pass over the geometry and coefficients (degenerate,
+   * inverted and, for geo_linear, non-affine elements; the safe range).  The
+   * caller promises valid elements inside the safe range (see the top of
+   * this header); any other element gets meaningless, possibly non-finite,
+   * A_e/b_e (never affecting other elements).  Saves one read of the
+   * geometry and coefficient arrays. */
   FEINT_FLAG_TRUST_GEOMETRY = 1u << 0,
   /* FEINT_TARGET_DEVICE only: the four arrays are device pointers from
    * feint_device_alloc() on desc->device, so the call moves no data.
@@ -230,19 +257,25 @@ feint_status feint_array_len(feint_element element, feint_problem problem, feint
  *  pointers on desc->device).
  * num_elem = 0 is a no-op (pointers may then be NULL).
  * Errors: FEINT_ERR_NULL_ARG, FEINT_ERR_OUT_OF_RANGE (enum values),
- * FEINT_ERR_BAD_SIZE (overflow), FEINT_ERR_DEGENERATE (an element with a
- * non-positive or non-finite Jacobian determinant at a quadrature point; the
- * message names the lowest such element index), FEINT_ERR_NOT_AFFINE
- * (geo_linear variant on a non-affine element; the message names it),
+ * FEINT_ERR_BAD_SIZE (overflow), FEINT_ERR_DEGENERATE (an element failing the
+ * degeneracy criterion above, or with a non-finite coordinate; the message
+ * names the lowest such element index), FEINT_ERR_NOT_AFFINE (geo_linear
+ * variant on a non-affine element; the message names it),
+ * FEINT_ERR_NOT_FINITE (a non-finite coefficient, or an element whose
+ * A_e/b_e entries would exceed the double range; named),
+ * FEINT_ERR_UNSUPPORTED (an element outside the safe range with
+ * FEINT_FLAG_DEVICE_POINTERS: its rescaled path runs on host arrays only),
  * FEINT_ERR_NO_DEVICE (device target without a device and without
  * FEINT_FLAG_ALLOW_HOST_FALLBACK), FEINT_ERR_DEVICE (offload failure).
- * The geometry checks are skipped with FEINT_FLAG_TRUST_GEOMETRY. */
+ * The geometry and coefficient checks are skipped with
+ * FEINT_FLAG_TRUST_GEOMETRY. */
 feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
                              const double *geometry, const double *coeffs, double *A_e,
                              double *b_e);
 
-/* Where the last successful feint_integrate() of this thread ran: a call that
- * asked for a device and ran on the host says so here (never silently). */
+/* Where the last successful feint_integrate() of this thread ran (also a
+ * call with num_elem = 0: where it would have run): a call that asked for a
+ * device and ran on the host says so here (never silently). */
 feint_status feint_last_execution(feint_execution *exec);
 
 /* ---- Devices (OpenMP target offload) -------------------------------------
@@ -267,7 +300,9 @@ feint_status feint_device_copy_from(int device, void *dst_host, const void *src_
                                     size_t bytes);
 
 /* Copy an array of num_elem elements, `entries` doubles each, from one layout
- * to the other (src and dst must not overlap).  Same layout: plain copy. */
+ * to the other (src and dst must not overlap).  Same layout: plain copy
+ * (blocked: the valid lanes only; padding lanes of src are not read, those
+ * of dst are not written). */
 feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout src_layout,
                                   const double *src, feint_layout dst_layout, double *dst);
 
@@ -296,7 +331,9 @@ typedef enum {
  * the two triangles of the cell's xy square).  num_elem = 6 nx ny nz or
  * 2 nx ny nz (feint_mesh_box_count).  With a perturbation, interior vertices
  * move by up to `amplitude` times the cell size in each coordinate
- * (0 <= amplitude < 0.25 keeps every element valid), drawn from a fixed-seed
+ * (0 <= amplitude < 1/6 keeps every element valid: the worst case over all
+ * perturbations is det J = (1 - 6 amplitude) h^3 for a tetrahedron, see
+ * mesh.c; larger amplitudes are refused), drawn from a fixed-seed
  * generator (`seed`), so no two elements are alike.  geometry receives
  * feint_array_len(..., FEINT_ARRAY_GEOMETRY, layout, num_elem) doubles. */
 feint_status feint_mesh_box_count(feint_element element, size_t nx, size_t ny, size_t nz,

@@ -10,6 +10,7 @@
  * (triad, FMA, triad, ...); the first of each is dropped; the median is the
  * benchmark figure, min and max are printed as comments. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,43 +28,55 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Run a likwid-bench command line and return the value on its line that
- * starts with `key` (e.g. "MByte/s:"), or -1. */
-static double likwid_run(const char *cmd, const char *key) {
-  FILE *p = popen(cmd, "r");
-  if (p == NULL) return -1.0;
-  char line[512];
+/* Run likwid-bench (argument vector, no shell) and return the value on its
+ * line that starts with `key` (e.g. "MByte/s:"), or -1. */
+static double likwid_run(char *const argv[], const char *key) {
+  static char out[1 << 16];
+  if (perfmodel_run(argv, out, sizeof out) != 0) return -1.0;
   double v = -1.0;
-  size_t kl = strlen(key);
-  while (fgets(line, sizeof line, p) != NULL)
+  const size_t kl = strlen(key);
+  for (const char *line = out; *line;) {
     if (strncmp(line, key, kl) == 0) v = strtod(line + kl, NULL);
-  int rc = pclose(p);
-  return rc == 0 ? v : -1.0;
+    const char *nl = strchr(line, '\n');
+    if (nl == NULL) break;
+    line = nl + 1;
+  }
+  return v;
 }
 
-static int have_likwid(void) {
-  return system("command -v likwid-bench >/dev/null 2>&1") == 0;
+/* A whole decimal number in [lo, hi], or -1 (with a message naming the
+ * option): no wrap-around, no trailing junk. */
+static long long parse_count(const char *opt, const char *text, long long lo, long long hi) {
+  char *end = NULL;
+  errno = 0;
+  const long long v = strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || errno != 0 || v < lo || v > hi) {
+    fprintf(stderr, "perfmodel characterise: %s %s: allowed a whole number %lld..%lld\n", opt,
+            text, lo, hi);
+    return -1;
+  }
+  return v;
 }
 
 int perfmodel_characterise(int argc, char **argv) {
   int reps = 11, use_likwid = 1;
   size_t mib = 256; /* per array: far above any last-level cache here */
   for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-      reps = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--mib") == 0 && i + 1 < argc)
-      mib = (size_t)atol(argv[++i]);
-    else if (strcmp(argv[i], "--no-likwid") == 0)
+    if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+      const long long v = parse_count("--reps", argv[++i], 3, 1000);
+      if (v < 0) return 2;
+      reps = (int)v;
+    } else if (strcmp(argv[i], "--mib") == 0 && i + 1 < argc) {
+      const long long v = parse_count("--mib", argv[++i], 1, 65536);
+      if (v < 0) return 2;
+      mib = (size_t)v;
+    } else if (strcmp(argv[i], "--no-likwid") == 0)
       use_likwid = 0;
     else {
-      fprintf(stderr, "perfmodel characterise: unknown argument '%s'\n", argv[i]);
+      fprintf(stderr, "perfmodel characterise: unknown argument '%s'%s\n", argv[i],
+              i + 1 == argc && argv[i][0] == '-' ? " (or missing value)" : "");
       return 2;
     }
-  }
-  if (reps < 3 || reps > 1000 || mib < 1 || mib > 65536) {
-    fprintf(stderr, "perfmodel characterise: --reps %d (allowed 3..1000), --mib %zu "
-                    "(allowed 1..65536)\n", reps, mib);
-    return 2;
   }
   size_t n = mib * 1024 * 1024 / sizeof(double);
   n -= n % 4;
@@ -122,16 +135,16 @@ int perfmodel_characterise(int argc, char **argv) {
   free(gfl);
 
   double lk_gbs = -1.0, lk_gfl = -1.0;
-  if (use_likwid && have_likwid()) {
-    char cmd[256];
+  if (use_likwid && perfmodel_have_program("likwid-bench")) {
+    char work[64];
     /* nontemporal-store triad, like feint's: 24 bytes per index */
-    snprintf(cmd, sizeof cmd, "likwid-bench -t stream_mem_avx_fma -W N:%zuMB:%d 2>/dev/null",
-             3 * mib, nthreads);
-    lk_gbs = likwid_run(cmd, "MByte/s:");
+    snprintf(work, sizeof work, "N:%zuMB:%d", 3 * mib, nthreads);
+    char *stream[] = {"likwid-bench", "-t", "stream_mem_avx_fma", "-W", work, NULL};
+    lk_gbs = likwid_run(stream, "MByte/s:");
     if (lk_gbs > 0) lk_gbs *= 1e-3; /* likwid's MByte is 1e6 bytes */
-    snprintf(cmd, sizeof cmd, "likwid-bench -t peakflops_avx_fma -W N:%dkB:%d 2>/dev/null",
-             16 * nthreads, nthreads);
-    lk_gfl = likwid_run(cmd, "MFlops/s:");
+    snprintf(work, sizeof work, "N:%dkB:%d", 16 * nthreads, nthreads);
+    char *peak[] = {"likwid-bench", "-t", "peakflops_avx_fma", "-W", work, NULL};
+    lk_gfl = likwid_run(peak, "MFlops/s:");
     if (lk_gfl > 0) lk_gfl *= 1e-3;
   }
 

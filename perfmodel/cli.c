@@ -269,8 +269,8 @@ static int cmd_tables(int argc, char **argv) {
 static int cmd_platforms(void) {
   const char *dir = getenv("FEINT_PLATFORM_DIR");
   if (dir == NULL || *dir == '\0') dir = "perfmodel/platforms";
-  char names[64][64];
-  int n = perfmodel_list_platforms(dir, names, 64);
+  char **names = NULL;
+  const int n = perfmodel_list_platforms(dir, &names);
   if (n < 0) {
     fprintf(stderr, "perfmodel: cannot read platform directory '%s'\n", dir);
     return 1;
@@ -291,6 +291,7 @@ static int cmd_platforms(void) {
     printf("| %s | %s | %.4g | %.4g | %s | %s |\n", pl.name, pl.description, pl.peak_gflops,
            pl.peak_gbs, bf, bb);
   }
+  perfmodel_free_names(names, n);
   return rc;
 }
 

@@ -23,7 +23,7 @@ LIB_SRCS += $(PM_DIR)/names.c $(PM_DIR)/counts.c $(PM_DIR)/platform.c $(PM_DIR)/
 PM_MEASURE_FLAGS ?= -O3 -march=native
 %measure.o: CFLAGS += $(PM_MEASURE_FLAGS)
 
-PM_CLI_SRCS := $(PM_DIR)/cli.c $(PM_DIR)/characterise.c $(PM_DIR)/report.c
+PM_CLI_SRCS := $(PM_DIR)/cli.c $(PM_DIR)/characterise.c $(PM_DIR)/report.c $(PM_DIR)/spawn.c
 PM_CLI_OBJS := $(patsubst $(PM_DIR)/%.c,$(BUILD)/perfmodel-cli/%.o,$(PM_CLI_SRCS))
 
 $(BUILD)/perfmodel-cli/%.o: $(PM_DIR)/%.c $(PM_DIR)/perfmodel_cli.h include/feint_perfmodel.h include/feint.h

@@ -3,6 +3,8 @@
 #ifndef FEINT_PERFMODEL_CLI_H
 #define FEINT_PERFMODEL_CLI_H
 
+#include <stddef.h>
+
 /* perfmodel characterise [--reps N] [--mib M] [--no-likwid]: measure this
  * machine's triad bandwidth and FMA rate; print them as a platform file. */
 int perfmodel_characterise(int argc, char **argv);
@@ -12,7 +14,21 @@ int perfmodel_characterise(int argc, char **argv);
 int perfmodel_report(int argc, char **argv);
 
 /* Names (file names without ".platform") of the platform files in dir,
- * sorted; at most max.  Returns the count, or -1 if dir cannot be read. */
-int perfmodel_list_platforms(const char *dir, char names[][64], int max);
+ * sorted, any number of any length: *names is a malloc'd array of malloc'd
+ * strings (perfmodel_free_names).  Returns the count, or -1 if dir cannot
+ * be read. */
+int perfmodel_list_platforms(const char *dir, char ***names);
+void perfmodel_free_names(char **names, int n);
+
+/* 1 if s is a non-empty plain name: letters, digits, '-', '_', '.', '+'
+ * (what may reach a gnuplot script). */
+int perfmodel_safe_name(const char *s);
+
+/* spawn.c: 1 if `name` is an executable on PATH; run argv (argv[0] looked
+ * up on PATH) without a shell, capturing stdout into out[cap] (NUL-ended;
+ * stderr discarded) if out != NULL, else inheriting both.  Returns the exit
+ * status, or -1 if it could not run or did not exit normally. */
+int perfmodel_have_program(const char *name);
+int perfmodel_run(char *const argv[], char *out, size_t cap);
 
 #endif /* FEINT_PERFMODEL_CLI_H */

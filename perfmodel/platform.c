@@ -161,6 +161,17 @@ feint_status feint_pm_platform_load(const char *path, feint_pm_platform *out) {
                           read_error ? "read error" : "larger than 64 KiB");
   }
   text[n] = '\0';
+  /* a NUL byte would end the text early and hide what follows it */
+  const char *nul = memchr(text, '\0', n);
+  if (nul != NULL) {
+    int line = 1;
+    for (const char *c = text; c < nul; c++) line += *c == '\n';
+    const size_t offset = (size_t)(nul - text);
+    free(text);
+    return feint_pm_error(FEINT_ERR_BAD_SIZE, __func__,
+                          "platform file '%s':%d: NUL byte at offset %zu; a platform file is "
+                          "text", path, line, offset);
+  }
   feint_status st = feint_pm_platform_parse(text, path, out);
   free(text);
   return st;

@@ -34,32 +34,80 @@ static void copy_trunc(char *dst, size_t cap, const char *src) {
   dst[n] = '\0';
 }
 
-static int cmp_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
-/* Entries of dir ending in suffix (suffix stripped if strip), sorted; each
- * name in a slot of `width` chars (longer names are skipped). */
-static int list_dir(const char *dir, const char *suffix, int strip, char *names, size_t width,
-                    int max) {
+/* Entries of dir ending in suffix (suffix stripped if strip), sorted, in a
+ * malloc'd array of malloc'd names (free with free_names); no limit on their
+ * number or length.  Returns the count, or -1 (message printed). */
+static int list_dir(const char *dir, const char *suffix, int strip, char ***out) {
+  *out = NULL;
   DIR *d = opendir(dir);
   if (d == NULL) return -1;
-  int n = 0;
-  size_t sl = strlen(suffix);
+  int n = 0, cap = 0;
+  char **names = NULL;
+  const size_t sl = strlen(suffix);
   struct dirent *ent;
-  while ((ent = readdir(d)) != NULL && n < max) {
-    size_t l = strlen(ent->d_name);
-    if (l <= sl || l - (strip ? sl : 0) >= width || strcmp(ent->d_name + l - sl, suffix) != 0)
-      continue;
-    memcpy(names + (size_t)n * width, ent->d_name, l - (strip ? sl : 0));
-    names[(size_t)n * width + l - (strip ? sl : 0)] = '\0';
-    n++;
+  while ((ent = readdir(d)) != NULL) {
+    const size_t l = strlen(ent->d_name);
+    if (l <= sl || strcmp(ent->d_name + l - sl, suffix) != 0) continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      char **grown = realloc(names, sizeof *names * (size_t)cap);
+      if (grown == NULL) break;
+      names = grown;
+    }
+    const size_t keep = l - (strip ? sl : 0);
+    char *name = malloc(keep + 1);
+    if (name == NULL) break;
+    memcpy(name, ent->d_name, keep);
+    name[keep] = '\0';
+    names[n++] = name;
   }
   closedir(d);
-  qsort(names, (size_t)n, width, cmp_name);
+  if (ent != NULL) { /* allocation failed */
+    perfmodel_free_names(names, n);
+    fprintf(stderr, "perfmodel: out of memory listing %s\n", dir);
+    return -1;
+  }
+  if (n > 0) qsort(names, (size_t)n, sizeof *names, cmp_name);
+  *out = names;
   return n;
 }
 
-int perfmodel_list_platforms(const char *dir, char names[][64], int max) {
-  return list_dir(dir, ".platform", 1, &names[0][0], 64, max);
+void perfmodel_free_names(char **names, int n) {
+  for (int i = 0; i < n; i++) free(names[i]);
+  free(names);
+}
+
+int perfmodel_list_platforms(const char *dir, char ***names) {
+  return list_dir(dir, ".platform", 1, names);
+}
+
+/* 1 if s is a non-empty name of letters, digits, '-', '_', '.' and '+':
+ * the only characters a platform name, date or label may carry into a
+ * gnuplot script or data file (anything else is refused, not escaped). */
+int perfmodel_safe_name(const char *s) {
+  const size_t n = strlen(s);
+  return n > 0 && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+") == n;
+}
+
+/* A path as a gnuplot single-quoted string: ' doubled (gnuplot's only
+ * escape there), control characters refused.  Returns 0, or -1. */
+static int gp_quote(char *dst, size_t cap, const char *src) {
+  size_t j = 0;
+  if (cap < 3) return -1;
+  dst[j++] = '\'';
+  for (const char *c = src; *c; c++) {
+    if ((unsigned char)*c < 0x20 || *c == 0x7f) return -1;
+    if (j + 3 >= cap) return -1;
+    if (*c == '\'') dst[j++] = '\'';
+    dst[j++] = *c;
+  }
+  dst[j++] = '\'';
+  dst[j] = '\0';
+  return 0;
 }
 
 /* ---- one result file ----------------------------------------------------- */
@@ -127,6 +175,14 @@ static double field_d(const result_file *r, int row, const char *name) {
 
 static int result_load(const char *dir, const char *file, result_file *r) {
   memset(r, 0, sizeof *r);
+  /* the name ends up in a gnuplot script: refused unless plain */
+  if (!perfmodel_safe_name(file) || strlen(file) >= sizeof r->file) {
+    fprintf(stderr,
+            "perfmodel report: result file name \"%.200s\" refused: allowed are letters, digits, "
+            "'-', '_', '.', '+' (at most %zu characters); skipped\n",
+            file, sizeof r->file - 1);
+    return 1;
+  }
   copy_trunc(r->file, sizeof r->file, file);
   /* platform and date from <platform>_<YYYY-MM-DD>[...].csv (the bench
    * writes <platform>_<date>-<HHMM>_<build arch>.csv; platforms have no '_') */
@@ -197,8 +253,16 @@ static int result_load(const char *dir, const char *file, result_file *r) {
     return 1;
   }
   for (int i = 0; i < r->num_meta; i++)
-    if (strcmp(r->meta_key[i], "platform") == 0 && r->meta_val[i][0])
+    if (strcmp(r->meta_key[i], "platform") == 0 && r->meta_val[i][0]) {
+      if (!perfmodel_safe_name(r->meta_val[i]) || strlen(r->meta_val[i]) >= sizeof r->platform) {
+        fprintf(stderr,
+                "perfmodel report: %s: platform name \"%.100s\" refused: allowed are letters, "
+                "digits, '-', '_', '.', '+' (at most %zu characters); skipped\n",
+                file, r->meta_val[i], sizeof r->platform - 1);
+        return 1;
+      }
       copy_trunc(r->platform, sizeof r->platform, r->meta_val[i]);
+    }
   return 0;
 }
 
@@ -249,30 +313,43 @@ static int plot(const result_file *r, const char *plots_dir, FILE *md) {
           bound = field_d(r, j, "bound_ns");
         }
       }
+    /* labels go into the data file between double quotes: plain names only */
+    if (!perfmodel_safe_name(field(r, i, "case")) || !perfmodel_safe_name(field(r, i, "variant"))) {
+      fprintf(stderr, "perfmodel report: %s: row %d: case or variant name refused (allowed: "
+                      "letters, digits, '-', '_', '.', '+'); not plotted\n", r->file, i + 1);
+      continue;
+    }
     fprintf(f, "\"%s %s\" %.6g %.6g\n", field(r, i, "case"), field(r, i, "variant"), best, bound);
     npts++;
   }
   fclose(f);
-  f = fopen(gp, "w");
-  if (f == NULL) return 1;
-  fprintf(f,
-          "set terminal pngcairo size 1400,600 noenhanced\n"
-          "set output '%s'\n"
-          "set title 'feint on %s (%s): measured min vs in-run lower bound, ns per element'\n"
-          "set style data histograms\nset style histogram clustered gap 1\n"
-          "set style fill solid 0.8 border -1\nset logscale y\nset grid ytics\n"
-          "set ylabel 'ns / element (log)'\nset xtics rotate by -45 font ',8'\n"
-          "set key top left\n"
-          "plot '%s' using 2:xtic(1) title 'measured (min)', '' using 3 title 'lower bound'\n",
-          png, r->platform, r->date, dat);
-  fclose(f);
-  char cmd[2200];
-  snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>&1", gp);
-  int rc = system(cmd);
-  if (rc != 0) {
-    /* pngcairo may be missing: retry with the plain png terminal */
-    snprintf(cmd, sizeof cmd, "sed -i 's/pngcairo/png/' '%s' && gnuplot '%s' 2>&1", gp, gp);
-    rc = system(cmd);
+  /* The script names paths as quoted strings (quotes doubled, control
+   * characters refused); platform and date are plain names (checked when
+   * the result file was read).  gnuplot runs from an argument vector. */
+  char q_png[2100], q_dat[2100];
+  if (gp_quote(q_png, sizeof q_png, png) || gp_quote(q_dat, sizeof q_dat, dat) ||
+      !perfmodel_safe_name(r->platform) || !perfmodel_safe_name(r->date)) {
+    fprintf(md, "\n(plot refused: a path or name has control characters)\n");
+    return 1;
+  }
+  int rc = -1;
+  static const char *const terminals[2] = {"pngcairo", "png"}; /* pngcairo may be missing */
+  for (int t = 0; t < 2 && rc != 0; t++) {
+    f = fopen(gp, "w");
+    if (f == NULL) return 1;
+    fprintf(f,
+            "set terminal %s size 1400,600 noenhanced\n"
+            "set output %s\n"
+            "set title 'feint on %s (%s): measured min vs in-run lower bound, ns per element'\n"
+            "set style data histograms\nset style histogram clustered gap 1\n"
+            "set style fill solid 0.8 border -1\nset logscale y\nset grid ytics\n"
+            "set ylabel 'ns / element (log)'\nset xtics rotate by -45 font ',8'\n"
+            "set key top left\n"
+            "plot %s using 2:xtic(1) title 'measured (min)', '' using 3 title 'lower bound'\n",
+            terminals[t], q_png, r->platform, r->date, q_dat);
+    fclose(f);
+    char *argv[] = {"gnuplot", gp, NULL};
+    rc = perfmodel_run(argv, NULL, 0);
   }
   if (rc != 0) {
     fprintf(md, "\n(plot failed: gnuplot returned %d)\n", rc);
@@ -397,20 +474,21 @@ int perfmodel_report(int argc, char **argv) {
       return 2;
     }
   }
-  static char files[256][NAME_LEN];
-  int nfiles = list_dir(results, ".csv", 0, &files[0][0], NAME_LEN, 256);
+  char **files = NULL, **platforms = NULL;
+  int nfiles = list_dir(results, ".csv", 0, &files);
   if (nfiles < 0) nfiles = 0;
   const char *pdir = getenv("FEINT_PLATFORM_DIR");
   if (pdir == NULL || *pdir == '\0') pdir = "perfmodel/platforms";
-  static char platforms[64][64];
-  int nplat = perfmodel_list_platforms(pdir, platforms, 64);
+  int nplat = perfmodel_list_platforms(pdir, &platforms);
   if (nplat < 0) nplat = 0;
-  int have_gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+  const int have_gnuplot = perfmodel_have_program("gnuplot");
   if (nfiles > 0 && have_gnuplot) mkdir(plots, 0777);
 
   FILE *md = fopen(out, "w");
   if (md == NULL) {
     fprintf(stderr, "perfmodel report: cannot write %s: %s\n", out, strerror(errno));
+    perfmodel_free_names(files, nfiles);
+    perfmodel_free_names(platforms, nplat);
     return 1;
   }
   fprintf(md,
@@ -426,7 +504,8 @@ int perfmodel_report(int argc, char **argv) {
           nfiles, results);
   int rc = 0, plotted_any = 0;
   static char prev_platform[NAME_LEN];
-  static char measured[64][NAME_LEN];
+  /* platforms with results (one entry per result file at most) */
+  char (*measured)[NAME_LEN] = calloc((size_t)nfiles + 1, sizeof *measured);
   int nmeasured = 0;
   for (int i = 0; i < nfiles; i++) {
     result_file r;
@@ -435,7 +514,7 @@ int perfmodel_report(int argc, char **argv) {
       rc = 1;
       continue;
     }
-    if (nmeasured < 64) {
+    if (measured != NULL) {
       int seen = 0;
       for (int k = 0; k < nmeasured; k++) seen |= strcmp(measured[k], r.platform) == 0;
       if (!seen) copy_trunc(measured[nmeasured++], NAME_LEN, r.platform);
@@ -519,6 +598,9 @@ int perfmodel_report(int argc, char **argv) {
   }
   if (none) fprintf(md, "Every platform with a platform file has results.\n");
   fclose(md);
+  free(measured);
+  perfmodel_free_names(files, nfiles);
+  perfmodel_free_names(platforms, nplat);
   fprintf(stderr, "perfmodel report: wrote %s from %d result file(s)%s%s\n", out, nfiles,
           plotted_any ? "; plots in " : "", plotted_any ? plots : "");
   return rc;

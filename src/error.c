@@ -20,6 +20,8 @@ const char *feint_status_string(feint_status status) {
     case FEINT_ERR_DEVICE: return "the device runtime reported an error";
     case FEINT_ERR_DEGENERATE: return "an element is degenerate or inverted";
     case FEINT_ERR_NOT_AFFINE: return "a geo_linear variant was given a non-affine element";
+    case FEINT_ERR_NOT_FINITE:
+      return "a coefficient is not finite, or an element's result would exceed the range of double";
     case FEINT_STATUS_COUNT: break;
   }
   return "unknown status code";

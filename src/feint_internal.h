@@ -95,11 +95,28 @@ FEINT_INTERNAL feint_status feint_device_geometry_to_host(int device, const doub
 /* Record where the current feint_integrate ran (feint_last_execution). */
 FEINT_INTERNAL void feint_execution_set(feint_target ran_on, int device, int host_fallback);
 
-/* Validation pass over the geometry (validate.c): first element with a
- * non-positive or non-finite det J at a quadrature point, and (if
- * check_affine) first non-affine element; SIZE_MAX if none. */
+/* Validation pass over the geometry (validate.c, criterion.h): first
+ * element the degeneracy criterion refuses, first element outside the safe
+ * range (left to rescale.c), and (if check_affine) first non-affine
+ * element; SIZE_MAX if none. */
 FEINT_INTERNAL void feint_geometry_scan(int element, int layout, size_t num_elem,
                                         const double *geometry, int check_affine,
-                                        size_t *first_degenerate, size_t *first_not_affine);
+                                        size_t *first_degenerate, size_t *first_not_affine,
+                                        size_t *first_rescale);
+
+/* First element with a coefficient outside the safe range (or not finite),
+ * SIZE_MAX if none (validate.c). */
+FEINT_INTERNAL size_t feint_coeff_scan(int element, int problem, int layout, size_t num_elem,
+                                       const double *coeffs);
+
+/* The rescaled slow path (rescale.c) for elements [first, num_elem) of ka
+ * that the pass left to it: the lowest degenerate element at or after first
+ * (SIZE_MAX: none); and computing them with variant fn, checking that every
+ * entry is finite (store = 0: FEINT_ERR_NOT_FINITE naming the element,
+ * nothing written) or writing them into ka's outputs (store = 1, after the
+ * element loop; cannot fail once store = 0 succeeded). */
+FEINT_INTERNAL size_t feint_rescale_first_degenerate(const feint_kernel_args *ka, size_t first);
+FEINT_INTERNAL feint_status feint_rescale_run(feint_variant_fn fn, const feint_kernel_args *ka,
+                                              size_t first, int store);
 
 #endif /* FEINT_INTERNAL_H */

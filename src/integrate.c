@@ -67,7 +67,10 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
       host_fallback = 1;
     }
   }
-  if (num_elem == 0) return FEINT_SUCCESS;
+  if (num_elem == 0) { /* a successful call: feint_last_execution() describes it */
+    feint_execution_set(host_fallback ? FEINT_TARGET_HOST : d.target, d.device, host_fallback);
+    return FEINT_SUCCESS;
+  }
 
   const double *arrays[FEINT_ARRAY_COUNT] = {geometry, coeffs, A_e, b_e};
   size_t len[FEINT_ARRAY_COUNT];
@@ -83,36 +86,59 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
                   FEINT_ERR_UNSUPPORTED, "%s overlaps %s; outputs must not alias other arrays",
                   array_names[out], array_names[k]);
 
+  const feint_kernel_args ka = {d.element, d.problem, d.layout_in, d.layout_out, num_elem,
+                                geometry,  coeffs,    A_e,         b_e};
+  size_t first_rescale = SIZE_MAX;
   if (!(d.flags & FEINT_FLAG_TRUST_GEOMETRY)) {
     feint_variant_info vi;
     FEINT_CALL(feint_variant_get_info(d.variant, &vi));
-    size_t bad_det, bad_affine;
+    size_t bad_det, bad_affine, geo_rescale, coef_rescale;
     if (device_ptrs) {
-      /* The geometry lives on the device: the pass runs on a host copy,
-       * which costs one device -> host transfer of the geometry array
-       * (len[0] doubles) per call; FEINT_FLAG_TRUST_GEOMETRY avoids it. */
-      double *geo_host = NULL;
+      /* The arrays live on the device: the pass runs on host copies, which
+       * costs one device -> host transfer of the geometry and coefficient
+       * arrays per call; FEINT_FLAG_TRUST_GEOMETRY avoids it. */
+      double *geo_host = NULL, *coef_host = NULL;
       FEINT_CALL(feint_device_geometry_to_host(d.device, geometry, len[FEINT_ARRAY_GEOMETRY],
                                                &geo_host));
+      const feint_status st =
+          feint_device_geometry_to_host(d.device, coeffs, len[FEINT_ARRAY_COEFFS], &coef_host);
+      if (st != FEINT_SUCCESS) {
+        free(geo_host);
+        return st;
+      }
       feint_geometry_scan(d.element, d.layout_in, num_elem, geo_host, vi.geo_linear, &bad_det,
-                          &bad_affine);
+                          &bad_affine, &geo_rescale);
+      coef_rescale = feint_coeff_scan(d.element, d.problem, d.layout_in, num_elem, coef_host);
       free(geo_host);
+      free(coef_host);
     } else {
       feint_geometry_scan(d.element, d.layout_in, num_elem, geometry, vi.geo_linear, &bad_det,
-                          &bad_affine);
+                          &bad_affine, &geo_rescale);
+      coef_rescale = feint_coeff_scan(d.element, d.problem, d.layout_in, num_elem, coeffs);
+    }
+    first_rescale = geo_rescale < coef_rescale ? geo_rescale : coef_rescale;
+    if (first_rescale < bad_det) {
+      FEINT_CHECK(!device_ptrs, FEINT_ERR_UNSUPPORTED,
+                  "element %zu is outside the safe range of scales and coefficients, and its "
+                  "rescaled integration runs on host arrays only (not with "
+                  "FEINT_FLAG_DEVICE_POINTERS)",
+                  first_rescale);
+      const size_t d2 = feint_rescale_first_degenerate(&ka, first_rescale);
+      bad_det = d2 < bad_det ? d2 : bad_det;
     }
     FEINT_CHECK(bad_det == SIZE_MAX, FEINT_ERR_DEGENERATE,
-                "element %zu is degenerate or inverted (det J <= 0 or not finite at a "
-                "quadrature point); no output was written",
+                "element %zu is degenerate or inverted (det J < 2^-40 max|J|^3, or not finite, "
+                "at a quadrature point); no output was written",
                 bad_det);
     FEINT_CHECK(bad_affine == SIZE_MAX, FEINT_ERR_NOT_AFFINE,
                 "element %zu is not affine (top face not a translate of the bottom face), so "
                 "variant %s cannot integrate it; use a geo_generic variant",
                 bad_affine, vi.name);
+    /* compute and check the rescaled elements before any output is written */
+    if (first_rescale != SIZE_MAX)
+      FEINT_CALL(feint_rescale_run(variant_host[d.variant], &ka, first_rescale, 0));
   }
 
-  const feint_kernel_args ka = {d.element, d.problem, d.layout_in, d.layout_out, num_elem,
-                                geometry,  coeffs,    A_e,         b_e};
   if (d.target == FEINT_TARGET_HOST || (host_fallback && !feint_offload_built())) {
     variant_host[d.variant](&ka);
   } else {
@@ -120,6 +146,7 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
      * that OMP_TARGET_OFFLOAD=DISABLED runs exercise the device code path */
     FEINT_CALL(feint_device_integrate(d.variant, &ka, len, d.device, device_ptrs, host_fallback));
   }
+  if (first_rescale != SIZE_MAX) feint_rescale_run(variant_host[d.variant], &ka, first_rescale, 1);
   feint_execution_set(host_fallback ? FEINT_TARGET_HOST : d.target, d.device, host_fallback);
   return FEINT_SUCCESS;
 }
@@ -140,9 +167,17 @@ feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout 
   const size_t dst_len = (dst_layout == FEINT_LAYOUT_BLOCKED ? padded : num_elem) * entries;
   FEINT_CHECK(!ranges_overlap(src, src_len, dst, dst_len), FEINT_ERR_UNSUPPORTED,
               "src and dst overlap; in-place conversion is not supported");
+  if (src_layout == dst_layout && src_layout == FEINT_LAYOUT_NATURAL) {
+    memcpy(dst, src, num_elem * entries * sizeof(double));
+    return FEINT_SUCCESS;
+  }
   if (src_layout == dst_layout) {
-    memcpy(dst, src, (src_layout == FEINT_LAYOUT_BLOCKED ? padded : num_elem) * entries *
-                         sizeof(double));
+    /* whole blocks at once; of the last, partial block only the valid
+     * lanes (padding lanes are never read and never written) */
+    const size_t full = num_elem / B * B, lanes = num_elem - full;
+    memcpy(dst, src, full * entries * sizeof(double));
+    for (size_t k = 0; k < entries; k++)
+      memcpy(dst + full * entries + k * B, src + full * entries + k * B, lanes * sizeof(double));
     return FEINT_SUCCESS;
   }
 #pragma omp parallel for schedule(static)

@@ -43,8 +43,13 @@ feint_status feint_integrate_reference(feint_element element, feint_problem prob
   if (num_elem == 0) return FEINT_SUCCESS;
   FEINT_CHECK(geometry && coeffs && A_e && b_e, FEINT_ERR_NULL_ARG,
               "geometry, coeffs, A_e and b_e must be non-NULL with num_elem = %zu", num_elem);
-  size_t len;
-  FEINT_CALL(feint_array_len(element, problem, FEINT_ARRAY_A, FEINT_LAYOUT_NATURAL, num_elem, &len));
+  /* every array's size, inputs included: an overflowing coefficient count
+   * must not let the loop below run past the end of coeffs */
+  for (int k = 0; k < FEINT_ARRAY_COUNT; k++) {
+    size_t len;
+    FEINT_CALL(feint_array_len(element, problem, (feint_array)k, FEINT_LAYOUT_NATURAL, num_elem,
+                               &len));
+  }
   const int ns = ei.num_nodes, nq = ei.num_qpts;
 
   for (size_t e = 0; e < num_elem; e++) {

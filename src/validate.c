@@ -2,8 +2,9 @@
  * validate.c - the validation pass over the geometry that feint_integrate
  * runs before writing any output (skipped with FEINT_FLAG_TRUST_GEOMETRY).
  *
- * An element is degenerate if det J is not positive and finite at one of
- * its quadrature points (for a tetrahedron, at any point: J is constant).
+ * The criterion (degenerate, or outside the safe range and so left to the
+ * rescaled slow path) is feint_shape_class() of criterion.h; this file only
+ * runs it over the elements, and checks the coefficients' range.
  * A prism is affine if its top face is a translate of its bottom face:
  * x_{3+i} - x_i is the same vector for i = 0, 1, 2.  Coordinates carry a
  * rounding error of at most eps/2 |x| each, so the difference of two such
@@ -20,7 +21,8 @@
 
 #include "feint_internal.h"
 #include "kernel/block_io.h"
-#include "kernel/geometry.h"
+#include "criterion.h"
+#include "kernel/physics.h"
 
 #define FEINT_AFFINE_TOL_EPS 8.0
 
@@ -47,63 +49,93 @@ FEINT_INLINE int prism_is_affine(const double x[FEINT_MAX_NODES][3]) {
  * the first bad index is a min-reduction. */
 FEINT_INLINE void scan_range(const int et, int layout, size_t blk_lo, size_t blk_hi,
                              size_t num_elem, const double *geo, int check_affine,
-                             size_t *bad_det_out, size_t *bad_affine_out) {
-  const int nq = feint_elem_qpts(et), size = 3 * feint_elem_nodes(et);
-  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX;
+                             size_t *bad_det_out, size_t *bad_affine_out, size_t *rescale_out) {
+  const int size = 3 * feint_elem_nodes(et);
+  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX, rescale = SIZE_MAX;
   for (size_t blk = blk_lo; blk < blk_hi; blk++) {
     const size_t e0 = blk * FEINT_BLOCK_LEN;
     const int nvalid = num_elem - e0 < FEINT_BLOCK_LEN ? (int)(num_elem - e0) : FEINT_BLOCK_LEN;
     double buf[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
     double tmp[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
     const double *g = feint_block_in(layout, geo, size, blk, nvalid, buf, tmp);
-#pragma omp simd reduction(min : bad_det, bad_affine)
+#pragma omp simd reduction(min : bad_det, bad_affine, rescale)
     for (int lane = 0; lane < FEINT_BLOCK_LEN; lane++) {
       const size_t e = e0 + (size_t)lane;
       double x[FEINT_MAX_NODES][3];
       feint_load_nodes(et, g + lane, FEINT_BLOCK_LEN, x);
-      int ok = 1;
-      FEINT_UNROLL
-      for (int q = 0; q < nq; q++) {
-        const double det = feint_jacobian_det(et, q, x);
-        ok &= det > 0.0 && det <= DBL_MAX; /* NaN and +inf fail */
-      }
+      const int cls = feint_shape_class(et, x);
       /* branch-free min-reductions (SIZE_MAX: this element is fine; the
        * padding lanes of a last block repeat its first element) */
-      const size_t cand_det = ok ? SIZE_MAX : e;
+      const size_t cand_det = cls == FEINT_SHAPE_DEGENERATE ? e : SIZE_MAX;
+      const size_t cand_rescale = cls == FEINT_SHAPE_RESCALE ? e : SIZE_MAX;
       const int affine = et != FEINT_PRISM6 || !check_affine || prism_is_affine(x);
       const size_t cand_affine = affine ? SIZE_MAX : e;
       bad_det = cand_det < bad_det ? cand_det : bad_det;
       bad_affine = cand_affine < bad_affine ? cand_affine : bad_affine;
+      rescale = cand_rescale < rescale ? cand_rescale : rescale;
     }
   }
   *bad_det_out = bad_det;
   *bad_affine_out = bad_affine;
+  *rescale_out = rescale;
 }
 
 void feint_geometry_scan(int element, int layout, size_t num_elem, const double *geometry,
-                         int check_affine, size_t *first_degenerate, size_t *first_not_affine) {
-  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX;
+                         int check_affine, size_t *first_degenerate, size_t *first_not_affine,
+                         size_t *first_rescale) {
+  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX, rescale = SIZE_MAX;
 #pragma omp parallel
   {
     /* static partition of the blocks by hand: the case dispatch must sit
      * inside the parallel region for the element type to be a constant there */
     const size_t num_blk = (num_elem + FEINT_BLOCK_LEN - 1) / FEINT_BLOCK_LEN;
-    size_t lo = 0, hi = num_blk, d, a;
+    size_t lo = 0, hi = num_blk, d, a, r;
 #ifdef _OPENMP
     const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
     lo = num_blk / nt * t + (t < num_blk % nt ? t : num_blk % nt);
     hi = lo + num_blk / nt + (t < num_blk % nt);
 #endif
     if (element == FEINT_TET4)
-      scan_range(FEINT_TET4, layout, lo, hi, num_elem, geometry, check_affine, &d, &a);
+      scan_range(FEINT_TET4, layout, lo, hi, num_elem, geometry, check_affine, &d, &a, &r);
     else
-      scan_range(FEINT_PRISM6, layout, lo, hi, num_elem, geometry, check_affine, &d, &a);
+      scan_range(FEINT_PRISM6, layout, lo, hi, num_elem, geometry, check_affine, &d, &a, &r);
 #pragma omp critical(feint_geometry_scan)
     {
       bad_det = d < bad_det ? d : bad_det;
       bad_affine = a < bad_affine ? a : bad_affine;
+      rescale = r < rescale ? r : rescale;
     }
   }
   *first_degenerate = bad_det;
   *first_not_affine = bad_affine;
+  *first_rescale = rescale;
+}
+
+/* First element of [lo, hi) with a coefficient outside the safe range. */
+static size_t coeff_first_bad(int n, int blocked, size_t lo, size_t hi, const double *coeffs) {
+  const size_t B = FEINT_BLOCK_LEN;
+  for (size_t e = lo; e < hi; e++) {
+    const int ok = blocked ? feint_coeffs_in_range(coeffs + (e / B) * B * (size_t)n + e % B, n, (int)B)
+                           : feint_coeffs_in_range(coeffs + e * (size_t)n, n, 1);
+    if (!ok) return e;
+  }
+  return SIZE_MAX;
+}
+
+/* The coefficient check: first element with a coefficient outside the
+ * safe range (criterion.h), SIZE_MAX if none.  A flat, vectorised streaming
+ * test of every value (padding lanes of a blocked array are not read); only
+ * if it fails, a per-element search for the index. */
+size_t feint_coeff_scan(int element, int problem, int layout, size_t num_elem,
+                        const double *coeffs) {
+  const int n = feint_problem_coeffs(element, problem);
+  const size_t B = FEINT_BLOCK_LEN;
+  const int blocked = layout == FEINT_LAYOUT_BLOCKED;
+  /* full blocks of a blocked array, or all of a natural one: plain values */
+  const size_t flat_elem = blocked ? num_elem / B * B : num_elem, flat = flat_elem * (size_t)n;
+  int ok = 1;
+#pragma omp parallel for simd schedule(static) reduction(& : ok)
+  for (size_t i = 0; i < flat; i++) ok &= fabs(coeffs[i]) <= FEINT_SAFE_COEFF; /* NaN fails */
+  if (!ok) return coeff_first_bad(n, blocked, 0, flat_elem, coeffs);
+  return coeff_first_bad(n, blocked, flat_elem, num_elem, coeffs); /* the partial block */
 }

@@ -131,12 +131,25 @@ static void check_round_trip(void) {
                    FEINT_SUCCESS, NULL);
       CHECK(memcmp(back, nat, n * size * sizeof(double)) == 0,
             "size %zu, %zu elements: natural -> blocked -> natural not bitwise identical", size, n);
-      /* same layout: a plain copy of the whole array (padding included) */
+      /* same layout: a plain copy of the valid lanes; blk2's padding lanes
+       * keep their own pattern (never written), blk's are never read (a
+       * NaN pattern there would not show up in blk2) */
+      memset(blk2, 0x5A, padded * size * sizeof(double));
+      double pad2;
+      memcpy(&pad2, blk2, sizeof pad2);
       CHECK_STATUS(feint_layout_convert(n, size, FEINT_LAYOUT_BLOCKED, blk, FEINT_LAYOUT_BLOCKED,
                                         blk2),
                    FEINT_SUCCESS, NULL);
-      CHECK(memcmp(blk2, blk, padded * size * sizeof(double)) == 0,
-            "size %zu, %zu elements: blocked -> blocked copy differs", size, n);
+      int copy_bad = 0;
+      for (size_t e = 0; e < padded; e++)
+        for (size_t k = 0; k < size; k++) {
+          const size_t at = (e / B) * B * size + k * B + e % B;
+          copy_bad += memcmp(&blk2[at], e < n ? &blk[at] : &pad2, sizeof(double)) != 0;
+        }
+      CHECK(copy_bad == 0,
+            "size %zu, %zu elements: blocked -> blocked copy: %d entries differ (valid lanes "
+            "copied, padding lanes untouched)",
+            size, n, copy_bad);
       CHECK_STATUS(feint_layout_convert(n, size, FEINT_LAYOUT_NATURAL, nat, FEINT_LAYOUT_NATURAL,
                                         back),
                    FEINT_SUCCESS, NULL);
@@ -165,10 +178,10 @@ static void check_mesh_layouts(void) {
       free(nat), free(blk), free(conv);
       return;
     }
-    CHECK_STATUS(feint_mesh_box((feint_element)el, NX, NY, NZ, FEINT_PERTURB_GENERAL, 0.2, 7,
+    CHECK_STATUS(feint_mesh_box((feint_element)el, NX, NY, NZ, FEINT_PERTURB_GENERAL, 0.15, 7,
                                 FEINT_LAYOUT_NATURAL, nat),
                  FEINT_SUCCESS, NULL);
-    CHECK_STATUS(feint_mesh_box((feint_element)el, NX, NY, NZ, FEINT_PERTURB_GENERAL, 0.2, 7,
+    CHECK_STATUS(feint_mesh_box((feint_element)el, NX, NY, NZ, FEINT_PERTURB_GENERAL, 0.15, 7,
                                 FEINT_LAYOUT_BLOCKED, blk),
                  FEINT_SUCCESS, NULL);
     CHECK_STATUS(feint_layout_convert(n, len_nat / n, FEINT_LAYOUT_NATURAL, nat,

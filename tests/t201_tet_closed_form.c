@@ -250,7 +250,7 @@ done:
  * 1 up to round-off even though the prisms are not affine.  Round-off: the
  * M = num_elem N_S positive entries are added (M - 1 roundings of partial
  * sums <= 1), each entry carrying about N_OPS roundings (the elements are
- * well shaped, amplitude 0.2, so the amplification is O(1)). */
+ * well shaped, amplitude 0.15, so the amplification is O(1)). */
 static void check_mesh_volume(void) {
   enum { NX = 4, NY = 3, NZ = 5 };
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) {
@@ -271,7 +271,7 @@ static void check_mesh_volume(void) {
       free(geo), free(coef), free(A), free(b);
       return;
     }
-    CHECK_STATUS(feint_mesh_box((feint_element)el, NX, NY, NZ, FEINT_PERTURB_GENERAL, 0.2, 2024,
+    CHECK_STATUS(feint_mesh_box((feint_element)el, NX, NY, NZ, FEINT_PERTURB_GENERAL, 0.15, 2024,
                                 FEINT_LAYOUT_NATURAL, geo),
                  FEINT_SUCCESS, NULL);
     for (size_t k = 0; k < ncoef; k++) coef[k] = 1.0;

@@ -75,7 +75,7 @@ static inline void fixture_setup(fixture *f, feint_element el, feint_problem pb)
   for (int m = 0; m < 2; m++) {
     f->geo_mesh[m] = fixture_alloc(mesh_elem * f->ng);
     CHECK_STATUS(feint_mesh_box(el, cells, cells, nz,
-                                m == 0 ? FEINT_PERTURB_GENERAL : FEINT_PERTURB_AFFINE, 0.2,
+                                m == 0 ? FEINT_PERTURB_GENERAL : FEINT_PERTURB_AFFINE, 0.15,
                                 1234 + m, FEINT_LAYOUT_NATURAL, f->geo_mesh[m]),
                  FEINT_SUCCESS, NULL);
     f->geo[m][FEINT_LAYOUT_NATURAL] = f->geo_mesh[m];
