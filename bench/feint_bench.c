@@ -41,6 +41,7 @@
  *                    [--case tet4-poisson,...] [--quick] [--target host|device]
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <omp.h>
@@ -209,8 +210,11 @@ static void case_setup(case_data *cd, feint_element el, feint_problem pb, size_t
   cd->pb = pb;
   const double per_cell = el == FEINT_TET4 ? 6.0 : 2.0;
   size_t n = (size_t)ceil(cbrt((double)min_elem / per_cell));
-  while (1) {
-    feint_mesh_box_count(el, n, n, n, &cd->num_elem);
+  for (;;) {
+    if (feint_mesh_box_count(el, n, n, n, &cd->num_elem) != FEINT_SUCCESS) {
+      fprintf(stderr, "feint_bench: --elements %zu: %s\n", min_elem, feint_last_error());
+      exit(2);
+    }
     if (cd->num_elem >= min_elem) break;
     n++;
   }
@@ -501,6 +505,49 @@ static void print_ratios(const char *case_name, double t_min[2][FEINT_VARIANT_CO
   fflush(stdout);
 }
 
+/* The four cases' names, as --case takes them. */
+static const char *const case_names[FEINT_ELEMENT_COUNT * FEINT_PROBLEM_COUNT] = {
+    "tet4-poisson", "tet4-convdiff", "prism6-poisson", "prism6-convdiff"};
+
+/* 1 if `name` is one of the comma-separated entries of list. */
+static int list_has(const char *list, const char *name) {
+  const size_t n = strlen(name);
+  for (const char *s = list; *s;) {
+    const char *comma = strchr(s, ',');
+    const size_t len = comma ? (size_t)(comma - s) : strlen(s);
+    if (len == n && strncmp(s, name, n) == 0) return 1;
+    s += len + (comma != NULL);
+  }
+  return 0;
+}
+
+/* Strict option values: the whole text, in range, else a message naming
+ * the option and exit status 2 (no wrap-around, no float-to-int overflow). */
+static unsigned long long parse_count(const char *opt, const char *text, unsigned long long lo,
+                                      unsigned long long hi) {
+  char *end = NULL;
+  errno = 0;
+  const unsigned long long v = strtoull(text, &end, 10);
+  if (end == text || *end != '\0' || errno != 0 || text[strspn(text, " \t")] == '-' || v < lo ||
+      v > hi) {
+    fprintf(stderr, "feint_bench: %s %s: allowed a whole number %llu..%llu\n", opt, text, lo, hi);
+    exit(2);
+  }
+  return v;
+}
+
+static double parse_seconds(const char *opt, const char *text, double lo, double hi) {
+  char *end = NULL;
+  errno = 0;
+  const double v = strtod(text, &end);
+  if (end == text || *end != '\0' || errno != 0 || !(v >= lo && v <= hi)) { /* NaN fails */
+    fprintf(stderr, "feint_bench: %s %s: allowed a number of seconds %g..%g\n", opt, text, lo,
+            hi);
+    exit(2);
+  }
+  return v;
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: feint_bench [--elements N] [--reps R] [--budget SECONDS] [--csv FILE | --no-csv]\n"
@@ -632,32 +679,54 @@ static void platform_slug(char *out, size_t n, const cpu_identity *id) {
 int main(int argc, char **argv) {
   options o = {4u << 20, 10, 3.0, "auto", NULL, 1u << 25, 0};
   for (int i = 1; i < argc; i++) {
+    /* at most 2^32 elements per case: 150 GB of arrays for prism conv-diff */
     if (!strcmp(argv[i], "--elements") && i + 1 < argc)
-      o.elements = strtoull(argv[++i], NULL, 10);
+      o.elements = (size_t)parse_count("--elements", argv[++i], 1, 1ull << 32);
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-      o.reps = atoi(argv[++i]);
+      o.reps = (int)parse_count("--reps", argv[++i], 3, MAX_REPS);
     else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
-      o.budget_s = atof(argv[++i]);
+      o.budget_s = parse_seconds("--budget", argv[++i], 0.0, 3600.0);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       o.csv = argv[++i];
     else if (!strcmp(argv[i], "--no-csv"))
       o.csv = NULL;
-    else if (!strcmp(argv[i], "--case") && i + 1 < argc)
+    else if (!strcmp(argv[i], "--case") && i + 1 < argc) {
       o.cases = argv[++i];
-    else if (!strcmp(argv[i], "--target") && i + 1 < argc) {
+      /* every entry must name a case: a typo must not measure nothing */
+      for (const char *c = o.cases; *c;) {
+        const char *comma = strchr(c, ',');
+        const size_t len = comma ? (size_t)(comma - c) : strlen(c);
+        int known = 0;
+        for (int k = 0; k < 4; k++)
+          known |= strlen(case_names[k]) == len && strncmp(c, case_names[k], len) == 0;
+        if (!known) {
+          fprintf(stderr,
+                  "feint_bench: --case %s: \"%.*s\" is not a case (allowed, comma-separated: "
+                  "tet4-poisson, tet4-convdiff, prism6-poisson, prism6-convdiff)\n",
+                  o.cases, (int)len, c);
+          return 2;
+        }
+        c += len + (comma != NULL);
+      }
+    } else if (!strcmp(argv[i], "--target") && i + 1 < argc) {
       const char *t = argv[++i];
       if (!strcmp(t, "device"))
         o.device = 1;
-      else if (strcmp(t, "host"))
+      else if (strcmp(t, "host")) {
+        fprintf(stderr, "feint_bench: --target %s: allowed host, device\n", t);
         usage();
+      }
     } else if (!strcmp(argv[i], "--quick")) {
       o.elements = 100000;
       o.reps = 3;
       o.budget_s = 0.2;
       o.triad_n = 1u << 20;
       o.csv = NULL;
-    } else
+    } else {
+      fprintf(stderr, "feint_bench: unknown argument '%s'%s\n", argv[i],
+              i + 1 == argc ? " (or its value is missing)" : "");
       usage();
+    }
   }
   if (o.reps < 3 || o.reps > MAX_REPS || o.elements == 0) usage();
   if (o.device) {
@@ -752,7 +821,7 @@ int main(int argc, char **argv) {
       char name[32];
       snprintf(name, sizeof name, "%s-%s", feint_element_name((feint_element)el),
                feint_problem_name((feint_problem)pb));
-      if (o.cases && !strstr(o.cases, name)) continue;
+      if (o.cases && !list_has(o.cases, name)) continue;
       case_data cd;
       case_setup(&cd, (feint_element)el, (feint_problem)pb, o.elements);
       double t_min[2][FEINT_VARIANT_COUNT + 1], t_med[2][FEINT_VARIANT_COUNT + 1];
