@@ -34,7 +34,9 @@ ifeq ($(IS_CLANG),1)
 endif
 CFLAGS ?= $(OPT)
 CFLAGS += $(CFLAGS_BASE) $(CFLAGS_UNROLL)
-LDFLAGS += -fopenmp
+# -fopenmp links the OpenMP runtime every binary needs: appended even when
+# LDFLAGS comes from the command line (make sanitize sets it).
+override LDFLAGS += -fopenmp
 LDLIBS += -lm
 ifeq ($(LIKWID),1)
   CFLAGS += -DFEINT_LIKWID -DLIKWID_PERFMON
@@ -100,7 +102,8 @@ $(BENCH_BIN): bench/feint_bench.c $(LIB_STATIC)
 test: deps
 	@$(MAKE) --no-print-directory check
 
-check: $(TEST_BINS) $(EXAMPLE_BINS)
+# the tools are part of the suite: t004 runs perfmodel and feint_bench
+check: $(TEST_BINS) $(EXAMPLE_BINS) $(BINS)
 	@tools/run-tests.sh $(BUILD)
 
 bench: deps

@@ -693,7 +693,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--case") && i + 1 < argc) {
       o.cases = argv[++i];
       /* every entry must name a case: a typo must not measure nothing */
-      for (const char *c = o.cases; *c;) {
+      for (const char *c = o.cases;;) {
         const char *comma = strchr(c, ',');
         const size_t len = comma ? (size_t)(comma - c) : strlen(c);
         int known = 0;
@@ -706,7 +706,8 @@ int main(int argc, char **argv) {
                   o.cases, (int)len, c);
           return 2;
         }
-        c += len + (comma != NULL);
+        if (comma == NULL) break;
+        c = comma + 1;
       }
     } else if (!strcmp(argv[i], "--target") && i + 1 < argc) {
       const char *t = argv[++i];

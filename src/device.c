@@ -30,7 +30,7 @@ void feint_execution_set(feint_target ran_on, int device, int host_fallback) {
 feint_status feint_last_execution(feint_execution *exec) {
   FEINT_CHECK(exec != NULL, FEINT_ERR_NULL_ARG, "exec is NULL");
   FEINT_CHECK(last_execution_valid, FEINT_ERR_UNSUPPORTED,
-              "no feint_integrate call with num_elem > 0 has succeeded on this thread yet");
+              "no feint_integrate call has succeeded on this thread yet");
   *exec = last_execution;
   return FEINT_SUCCESS;
 }
