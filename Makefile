@@ -4,6 +4,7 @@
 #   make bench      run the benchmark on this machine (writes bench/results/)
 #   make report     model-vs-measured report from bench/results/ (bench/REPORT.md)
 #   make sanitize   build and run the tests with AddressSanitizer + UBSan
+#   make fuzz       build and run every libFuzzer target (FUZZ_SECONDS each)
 #   make info       resolved toolchain and flags
 #   make GPU=sm_90  offload build (see gpu.mk)
 # Overridable: CC, OPT, GPU, BUILD, LIKWID=1.
@@ -35,8 +36,13 @@ endif
 CFLAGS ?= $(OPT)
 CFLAGS += $(CFLAGS_BASE) $(CFLAGS_UNROLL)
 # -fopenmp links the OpenMP runtime every binary needs: appended even when
-# LDFLAGS comes from the command line (make sanitize sets it).
+# LDFLAGS comes from the command line (make sanitize sets it; gpu.mk appends
+# its flags the same way).
+ifeq ($(origin LDFLAGS),command line)
 override LDFLAGS += -fopenmp
+else
+LDFLAGS += -fopenmp
+endif
 LDLIBS += -lm
 ifeq ($(LIKWID),1)
   CFLAGS += -DFEINT_LIKWID -DLIKWID_PERFMON
@@ -119,6 +125,29 @@ deps:
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build-sanitize OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DFEINT_NO_UNROLL" CFLAGS_UNROLL= LDFLAGS="-fsanitize=address,undefined" check
 
+# ---- fuzzing (libFuzzer; clang only) ------------------------------------------
+# Every fuzz/fuzz_<name>.c is a target (LLVMFuzzerTestOneInput) with its seed
+# corpus in fuzz/corpus/<name>/: drop in a file, and `make fuzz` builds it
+# against a libfeint instrumented for coverage + ASan + UBSan and runs it for
+# FUZZ_SECONDS (tools/run-fuzz.sh; any crash, leak or sanitizer report fails).
+# -Wno-pass-failed: with coverage instrumentation clang cannot honour every
+# `omp simd` of the kernels at -O1 (correctness is what is fuzzed, not speed).
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS := $(patsubst fuzz/%.c,$(FUZZ_BUILD)/fuzz/%,$(FUZZ_SRCS))
+.PHONY: fuzz fuzz-build
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@tools/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+fuzz-build:
+	@if [ "$(IS_CLANG)" != 1 ]; then echo "make fuzz needs clang (libFuzzer): run 'make deps' as root" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN) -DFEINT_NO_UNROLL -Wno-pass-failed" CFLAGS_UNROLL= LDFLAGS="$(FUZZ_SAN)" $(FUZZ_BINS)
+$(FUZZ_BUILD)/fuzz/%: fuzz/%.c $(FUZZ_BUILD)/lib/libfeint.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -O1 -g -fno-omit-frame-pointer -fopenmp -Iinclude -fsanitize=fuzzer $(FUZZ_SAN) $< -o $@ $(FUZZ_BUILD)/lib/libfeint.a -lm
+
 info:
 	@echo "CC       = $(CC) ($(shell $(CC) --version 2>/dev/null | head -n1))"
 	@echo "CFLAGS   = $(CFLAGS)"
@@ -130,7 +159,7 @@ info:
 	@echo "threads  = $(shell nproc)"
 
 format:
-	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h)
+	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h fuzz/*.c)
 
 PREFIX ?= /usr/local
 install: lib

@@ -145,6 +145,12 @@ typedef struct {
   size_t fma_iters;
 } probe;
 
+static void probe_free(probe *p) {
+  free(p->a);
+  free(p->b);
+  free(p->c);
+}
+
 static void probe_init(probe *p, size_t n) {
   p->n = n;
   p->a = alloc_doubles(n);
@@ -847,5 +853,6 @@ int main(int argc, char **argv) {
     fclose(csv_out);
     printf("# results written to %s\n", o.csv);
   }
+  probe_free(&p);
   return any_fail;
 }

@@ -253,8 +253,9 @@ int main(int argc, char **argv) {
   char *quick[] = {bench, "--quick", "--elements", "2000", "--case", "tet4-poisson,prism6-convdiff",
                    "--no-csv", NULL};
   const int rc = run(quick, NULL, NULL, 600);
+  const size_t n = strlen(out);
   CHECK(rc == 0 && strstr(out, "PASS") && !strstr(out, "FAIL"),
-        "feint_bench --quick: exit %d: %.600s", rc, out);
+        "feint_bench --quick: exit %d, output ends: %s", rc, out + (n > 800 ? n - 800 : 0));
   remove_tree(tmp);
   return test_finish("t004_cli_adversarial");
 }
