@@ -3,11 +3,13 @@
  * dispatch to the variant's element loop (host, or device in an offload
  * build); layout conversion.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "feint_internal.h"
+#include "kernel/block_io.h"
 
 static const feint_variant_fn variant_host[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_host, feint_variant_qss_geo_generic_host,
@@ -180,15 +182,33 @@ feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout 
       memcpy(dst + full * entries + k * B, src + full * entries + k * B, lanes * sizeof(double));
     return FEINT_SUCCESS;
   }
+  /* Block by block: a block's chunk is contiguous in both layouts, so a
+   * full block is one transposition with contiguous loads and stores
+   * (kernel/block_io.h, no gathers or scatters); of the last, partial block
+   * only the valid lanes (padding lanes are never read and never written). */
+  const int to_blocked = src_layout == FEINT_LAYOUT_NATURAL;
+  const size_t num_blk = (num_elem + B - 1) / B;
 #pragma omp parallel for schedule(static)
-  for (size_t e = 0; e < num_elem; e++) {
-    const size_t blocked = (e / B) * B * entries + e % B, natural = e * entries;
-    for (size_t k = 0; k < entries; k++) {
-      if (src_layout == FEINT_LAYOUT_NATURAL)
-        dst[blocked + k * B] = src[natural + k];
+  for (size_t blk = 0; blk < num_blk; blk++) {
+    const double *s = src + blk * B * entries;
+    double *t = dst + blk * B * entries;
+    const size_t lanes = num_elem - blk * B < B ? num_elem - blk * B : B;
+    if (lanes == B && entries <= (size_t)INT_MAX / B) {
+      const int n = (int)entries;
+      if (to_blocked)
+        feint_block_transpose(s, 1, n, t, (int)B, 1, n);
       else
-        dst[natural + k] = src[blocked + k * B];
+        feint_block_transpose(s, (int)B, 1, t, 1, n, n);
+      continue;
     }
+    for (size_t l = 0; l < lanes; l++)
+      FEINT_NO_VECTORIZE
+      for (size_t k = 0; k < entries; k++) {
+        if (to_blocked)
+          t[k * B + l] = s[l * entries + k];
+        else
+          t[l * entries + k] = s[k * B + l];
+      }
   }
   return FEINT_SUCCESS;
 }

@@ -85,7 +85,7 @@ static double random_double(test_rng *rng) {
 
 static void check_round_trip(void) {
   test_rng rng = {20240602u};
-  static const size_t sizes[] = {1, 3, 12, 20, 36};
+  static const size_t sizes[] = {1, 3, 4, 5, 6, 12, 18, 20, 36, 37}; /* below, at and between the 4-entry tiles */
   static const size_t counts[] = {1, B - 1, 3 * B + 5, 101};
   for (size_t is = 0; is < sizeof sizes / sizeof sizes[0]; is++)
     for (size_t ic = 0; ic < sizeof counts / sizeof counts[0]; ic++) {

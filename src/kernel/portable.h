@@ -30,6 +30,14 @@
 #define FEINT_UNROLL
 #endif
 
+/* A cold loop with a run-time trip count that the loop vectoriser should
+ * leave scalar (it would gather or scatter a handful of strided values). */
+#if defined(__clang__)
+#define FEINT_NO_VECTORIZE _Pragma("clang loop vectorize(disable)")
+#else
+#define FEINT_NO_VECTORIZE
+#endif
+
 /* Device-visible code: functions and tables between these two markers are
  * compiled for the offload target too. */
 #if defined(_OPENMP)
