@@ -98,9 +98,10 @@ GIT_HASH := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(she
 # The CPU the build flags target (clang: -target-cpu, e.g. znver4 for
 # -march=native on a Zen 4, x86-64-v3; gcc: -march): names the bench's result file.
 BUILD_ARCH = $(or $(shell $(CC) $(OPT) -### -x c /dev/null 2>&1 | grep -o '"-target-cpu" "[^"]*"' | cut -d'"' -f4),$(shell $(CC) $(OPT) -Q --help=target 2>/dev/null | awk '$$1 == "-march=" {print $$2}'),unknown)
-$(BENCH_BIN): bench/feint_bench.c $(LIB_STATIC)
+# perfmodel/spawn.c: external programs (compiler, nvidia-smi) run without a shell
+$(BENCH_BIN): bench/feint_bench.c perfmodel/spawn.c perfmodel/perfmodel_cli.h $(LIB_STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"' $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"' $< perfmodel/spawn.c -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
 # ---- the two commands of README.md -----------------------------------------
 # deps first (installs clang-19 & co. when root), then a fresh make so that the

@@ -54,6 +54,7 @@
 #include "feint.h"
 #include "feint_likwid.h"
 #include "feint_perfmodel.h"
+#include "perfmodel_cli.h" /* perfmodel_run: programs without a shell */
 
 #ifndef FEINT_GIT_HASH
 #define FEINT_GIT_HASH "unknown"
@@ -615,13 +616,10 @@ static void cpu_identify(cpu_identity *id) {
   const char *env_cc = getenv("FEINT_NATIVE_CC");
   const char *ccs[2] = {env_cc && *env_cc ? env_cc : "clang-19", "clang"};
   for (int i = 0; i < 2 && !id->native_arch[0]; i++) {
-    char cmd[256], out[4096] = "";
-    snprintf(cmd, sizeof cmd, "%s -march=native -### -x c /dev/null 2>&1", ccs[i]);
-    FILE *p = popen(cmd, "r");
-    if (!p) continue;
-    size_t len = fread(out, 1, sizeof out - 1, p);
-    out[len] = '\0';
-    pclose(p);
+    char out[4096] = "";
+    /* an argument vector, no shell: FEINT_NATIVE_CC is only a program name */
+    char *argv[] = {(char *)ccs[i], "-march=native", "-###", "-x", "c", "/dev/null", NULL};
+    if (perfmodel_run(argv, out, sizeof out) < 0) continue;
     const char *t = strstr(out, "\"-target-cpu\" \"");
     if (t) {
       t += strlen("\"-target-cpu\" \"");
@@ -666,12 +664,11 @@ static size_t slug(char *out, size_t n, const char *in) {
 static void platform_slug(char *out, size_t n, const cpu_identity *id) {
   if (g_device_mode) { /* the GPU's name; "gpu" if nvidia-smi cannot say */
     char model[128] = "gpu";
-    FILE *smi = popen("nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null", "r");
-    if (smi) {
-      char line[128];
-      if (fgets(line, sizeof line, smi) && line[0] != '\0' && line[0] != '\n')
-        snprintf(model, sizeof model, "%s", line);
-      pclose(smi);
+    char line[4096] = "";
+    char *argv[] = {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader", NULL};
+    if (perfmodel_run(argv, line, sizeof line) == 0 && line[0] != '\0' && line[0] != '\n') {
+      line[strcspn(line, "\n")] = '\0'; /* the first GPU */
+      snprintf(model, sizeof model, "%s", line);
     }
     slug(out, n, model);
     return;

@@ -24,10 +24,11 @@ void perfmodel_free_names(char **names, int n);
  * (what may reach a gnuplot script). */
 int perfmodel_safe_name(const char *s);
 
-/* spawn.c: 1 if `name` is an executable on PATH; run argv (argv[0] looked
- * up on PATH) without a shell, capturing stdout into out[cap] (NUL-ended;
- * stderr discarded) if out != NULL, else inheriting both.  Returns the exit
- * status, or -1 if it could not run or did not exit normally. */
+/* spawn.c (linked into the perfmodel tool and feint_bench): 1 if `name` is
+ * an executable on PATH; run argv (argv[0] looked up on PATH) without a
+ * shell, capturing stdout and stderr into out[cap] (NUL-ended, truncated)
+ * if out != NULL, else inheriting both.  Returns the exit status, or -1 if
+ * it could not run or did not exit normally. */
 int perfmodel_have_program(const char *name);
 int perfmodel_run(char *const argv[], char *out, size_t cap);
 

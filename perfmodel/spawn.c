@@ -3,7 +3,6 @@
  * so no file name, platform name or number is ever parsed by a shell. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +40,9 @@ int perfmodel_run(char *const argv[], char *out, size_t cap) {
   if (out != NULL) {
     ok = pipe(pipefd) == 0 &&
          posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO) == 0 &&
+         posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDERR_FILENO) == 0 &&
          posix_spawn_file_actions_addclose(&fa, pipefd[0]) == 0 &&
          posix_spawn_file_actions_addclose(&fa, pipefd[1]) == 0;
-    ok = ok && posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0) == 0;
   }
   pid_t pid;
   if (!ok || posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {

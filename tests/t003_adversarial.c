@@ -476,6 +476,41 @@ static void check_platform_nul(void) {
   unlink(path);
 }
 
+/* 8. Concurrent bad calls: each thread's error record is its own. */
+static void *bad_calls(void *arg) {
+  const int id = (int)(intptr_t)arg;
+  double g[12], c[4], A[16], b[4];
+  for (int i = 0; i < 12; i++) g[i] = unit_tet[i / 3][i % 3];
+  for (int i = 0; i < 4; i++) c[i] = 1.0;
+  for (int rep = 0; rep < 200; rep++) {
+    feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 0, 0, 0, 0, 0};
+    char expect[64];
+    if (rep % 2) {
+      d.variant = (feint_variant)(100 + id);
+      snprintf(expect, sizeof expect, "desc->variant = %d", 100 + id);
+    } else {
+      c[0] = id % 2 ? NAN : INFINITY; /* element 0's coefficient */
+      snprintf(expect, sizeof expect, "entry 0 = %s", id % 2 ? "nan" : "inf");
+    }
+    const feint_status st = feint_integrate(&d, 1, g, c, A, b);
+    if (st == FEINT_SUCCESS || strstr(feint_last_error(), expect) == NULL) {
+      TEST_FAIL("thread %d: status %d, message \"%s\" lacks \"%s\"", id, (int)st,
+                feint_last_error(), expect);
+      break;
+    }
+    c[0] = 1.0;
+  }
+  return NULL;
+}
+
+static void check_threads(void) {
+  pthread_t t[8];
+  int started = 0;
+  for (int i = 0; i < 8; i++) started += pthread_create(&t[i], NULL, bad_calls, (void *)(intptr_t)i) == 0;
+  CHECK(started == 8, "only %d of 8 threads started", started);
+  for (int i = 0; i < started; i++) pthread_join(t[i], NULL);
+}
+
 int main(void) {
   check_scales();
   check_bad_geometry();
@@ -484,5 +519,6 @@ int main(void) {
   check_mesh_amplitude();
   check_empty_call();
   check_platform_nul();
+  check_threads();
   return test_finish("t003_adversarial");
 }

@@ -249,6 +249,15 @@ int main(int argc, char **argv) {
   check_numeric_options();
   check_platforms(tmp);
   check_report_injection(tmp);
+  /* the compiler the bench asks for -march=native is a program name, never
+   * shell text */
+  setenv("FEINT_NATIVE_CC", "clang-19; touch PWNED; :", 1);
+  char *native[] = {bench, "--quick", "--elements", "100", "--case", "tet4-poisson", "--no-csv", NULL};
+  const int rc_native = run(native, tmp, NULL, 300);
+  unsetenv("FEINT_NATIVE_CC");
+  CHECK(rc_native == 0 && !exists(tmp, "PWNED"),
+        "feint_bench with FEINT_NATIVE_CC holding shell text: exit %d, PWNED %s", rc_native,
+        exists(tmp, "PWNED") ? "created" : "absent");
   /* a quick real bench run: every line validated against the reference */
   char *quick[] = {bench, "--quick", "--elements", "2000", "--case", "tet4-poisson,prism6-convdiff",
                    "--no-csv", NULL};
