@@ -77,14 +77,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (memcmp(A + len[2], sent, sizeof A - len[2] * sizeof(double)) ||
       memcmp(b + len[3], sent, sizeof b - len[3] * sizeof(double)))
     abort();
-  if (flags) return 0; /* trusted: no promise about the values */
-  int finite_in = 1;
-  for (size_t i = 0; i < len[0]; i++) finite_in &= isfinite(geo[i]) != 0;
-  for (size_t i = 0; i < len[1]; i++) finite_in &= isfinite(coef[i]) != 0;
   size_t na, nb;
   feint_array_entries(el, pb, FEINT_ARRAY_A, &na);
   feint_array_entries(el, pb, FEINT_ARRAY_B, &nb);
   const size_t B = FEINT_BLOCK_LEN;
+  if (lout == FEINT_LAYOUT_BLOCKED)
+    for (size_t e = num_elem; e < len[3] / nb; e++) {
+      for (size_t k = 0; k < na; k++)
+        if (memcmp(&A[(e / B) * B * na + k * B + e % B], sent, sizeof(double))) abort();
+      for (size_t k = 0; k < nb; k++)
+        if (memcmp(&b[(e / B) * B * nb + k * B + e % B], sent, sizeof(double))) abort();
+    }
+  if (flags) return 0; /* trusted: no promise about the values */
+  int finite_in = 1;
+  for (size_t i = 0; i < len[0]; i++) finite_in &= isfinite(geo[i]) != 0;
+  for (size_t i = 0; i < len[1]; i++) finite_in &= isfinite(coef[i]) != 0;
   for (size_t e = 0; finite_in && e < num_elem; e++) {
     for (size_t k = 0; k < na; k++)
       if (!isfinite(A[lout == FEINT_LAYOUT_BLOCKED ? (e / B) * B * na + k * B + e % B : e * na + k])) abort();

@@ -14,6 +14,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -133,9 +134,18 @@ size_t feint_coeff_scan(int element, int problem, int layout, size_t num_elem,
   const int blocked = layout == FEINT_LAYOUT_BLOCKED;
   /* full blocks of a blocked array, or all of a natural one: plain values */
   const size_t flat_elem = blocked ? num_elem / B * B : num_elem, flat = flat_elem * (size_t)n;
-  int ok = 1;
-#pragma omp parallel for simd schedule(static) reduction(& : ok)
-  for (size_t i = 0; i < flat; i++) ok &= fabs(coeffs[i]) <= FEINT_SAFE_COEFF; /* NaN fails */
-  if (!ok) return coeff_first_bad(n, blocked, 0, flat_elem, coeffs);
+  /* |c| <= 2^400 compared as bit patterns: with the sign bit cleared, the
+   * order of doubles is the order of their bits, and NaN and inf lie above
+   * every finite value; one integer max-reduction, vectorised. */
+  const int64_t limit = (int64_t)0x58F0000000000000; /* the bits of 2^400 */
+  int64_t top = 0;
+#pragma omp parallel for simd schedule(static) reduction(max : top)
+  for (size_t i = 0; i < flat; i++) {
+    int64_t bits;
+    memcpy(&bits, &coeffs[i], sizeof bits);
+    bits &= INT64_MAX;
+    top = bits > top ? bits : top;
+  }
+  if (top > limit) return coeff_first_bad(n, blocked, 0, flat_elem, coeffs);
   return coeff_first_bad(n, blocked, flat_elem, num_elem, coeffs); /* the partial block */
 }

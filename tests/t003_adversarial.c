@@ -128,6 +128,16 @@ static void check_scale(const kase *k, double f, int p, size_t odd) {
         continue;
       }
       CHECK(!expect_overflow, "%s: success although an exact entry overflows", what);
+      if (l == FEINT_LAYOUT_BLOCKED) { /* padding lanes keep the sentinel */
+        unsigned char s8[8];
+        memset(s8, SENT, 8);
+        int touched = 0;
+        for (size_t e = NE; e < 16; e++) {
+          for (size_t kk = 0; kk < k->na; kk++) touched += memcmp(&A[at(FEINT_LAYOUT_BLOCKED, k->na, e, kk)], s8, 8) != 0;
+          for (size_t kk = 0; kk < k->nb; kk++) touched += memcmp(&b[at(FEINT_LAYOUT_BLOCKED, k->nb, e, kk)], s8, 8) != 0;
+        }
+        CHECK(touched == 0, "%s: %d padding entries written", what, touched);
+      }
       int bad = 0;
       for (size_t e = 0; e < NE && bad < 2; e++)
         for (size_t i = 0; i < k->na + k->nb; i++) {
