@@ -102,17 +102,25 @@ static void check_scale(const kase *k, double f, int p, size_t odd) {
   for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
     to_layout(k->ng, (feint_layout)l, geo_nat, geo);
     to_layout(k->nc, (feint_layout)l, coef_nat, coef);
-    for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
+    /* every variant on the host; qss_geo_generic also as a device call that
+     * may fall back (in an offload build without a GPU: the device code on
+     * the host, then the rescaled elements written over its output) */
+    for (int v = 0; v <= FEINT_VARIANT_COUNT; v++) {
+      const int device = v == FEINT_VARIANT_COUNT;
+      const feint_variant var = device ? FEINT_QSS_GEO_GENERIC : (feint_variant)v;
       feint_variant_info vi;
-      feint_variant_get_info((feint_variant)v, &vi);
+      feint_variant_get_info(var, &vi);
       if (vi.geo_linear && k->el == FEINT_PRISM6) continue; /* unit_prism is not affine */
-      const feint_integrate_desc d = {k->el, k->pb, (feint_variant)v, (feint_layout)l, (feint_layout)l, 0, FEINT_TARGET_HOST, 0};
+      const feint_integrate_desc d = {k->el, k->pb, var, (feint_layout)l, (feint_layout)l,
+                                      device ? FEINT_FLAG_ALLOW_HOST_FALLBACK : 0u,
+                                      device ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST, 0};
       memset(A, SENT, sizeof A);
       memset(b, SENT, sizeof b);
       const feint_status st = feint_integrate(&d, NE, geo, coef, A, b);
-      char what[160];
-      snprintf(what, sizeof what, "%s/%s %s %s, element %zu at scale %g x 2^%d",
+      char what[224];
+      snprintf(what, sizeof what, "%s/%s %s%s %s, element %zu at scale %g x 2^%d",
                feint_element_name(k->el), feint_problem_name(k->pb), vi.name,
+               device ? " (device target, host fallback allowed)" : "",
                feint_layout_name((feint_layout)l), odd, f, p);
       if (st != FEINT_SUCCESS) {
         char name[48];
