@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh - make sure the packages feint builds and benchmarks with are
-# present: clang-19 + libomp-19-dev (compiler and OpenMP runtime), likwid
+# present: clang-19 + libomp-19-dev (compiler and OpenMP runtime),
+# libclang-rt-19-dev (sanitizer and libFuzzer runtimes), likwid
 # (likwid-bench characterisation, optional) and gnuplot (report plots,
 # optional).  As root, missing packages are installed with apt-get; otherwise
 # the exact command is printed and the build goes on with what is there.
@@ -8,6 +9,10 @@ set -u
 need=()
 command -v clang-19 >/dev/null 2>&1 || need+=(clang-19)
 [ -e /usr/lib/llvm-19/lib/libomp.so ] || need+=(libomp-19-dev)
+# sanitizer and libFuzzer runtimes (make sanitize, make fuzz): only a
+# Recommends of clang-19, so --no-install-recommends installs lack them
+[ -e /usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a ] ||
+  [ "$(uname -m)" != x86_64 ] || need+=(libclang-rt-19-dev)
 command -v likwid-bench >/dev/null 2>&1 || need+=(likwid)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 [ ${#need[@]} -eq 0 ] && exit 0
