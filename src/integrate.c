@@ -193,14 +193,20 @@ feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout 
     const double *s = src + blk * B * entries;
     double *t = dst + blk * B * entries;
     const size_t lanes = num_elem - blk * B < B ? num_elem - blk * B : B;
-    if (lanes == B && entries <= (size_t)INT_MAX / B) {
+#if FEINT_HAVE_V4D
+    if (lanes == B && entries >= 4 && entries <= (size_t)INT_MAX / B) {
       const int n = (int)entries;
-      if (to_blocked)
-        feint_block_transpose(s, 1, n, t, (int)B, 1, n);
-      else
-        feint_block_transpose(s, (int)B, 1, t, 1, n, n);
+      for (int g = 0; g < (int)B; g += 4)
+        for (int k = 0; k < n; k += 4) {
+          const int kt = k + 4 <= n ? k : n - 4; /* the last tile may overlap */
+          if (to_blocked)
+            feint_tile4_transpose(s, 1, n, t, (int)B, 1, g, kt, 0);
+          else
+            feint_tile4_transpose(s, (int)B, 1, t, 1, n, g, kt, 0);
+        }
       continue;
     }
+#endif
     for (size_t l = 0; l < lanes; l++)
       FEINT_NO_VECTORIZE
       for (size_t k = 0; k < entries; k++) {

@@ -11,11 +11,13 @@
  *  - input: a full blocked chunk is read in place; a natural chunk is
  *    transposed into an L1-resident buffer with contiguous loads and
  *    register shuffles (4 x 4 tiles, feint_block_transpose);
- *  - output: the kernels write a blocked buffer; a natural destination gets
- *    it transposed back the same way into a second buffer; either leaves as
- *    one contiguous copy with nontemporal (streaming) stores where the
+ *  - output: the kernels write a blocked buffer; a blocked destination gets
+ *    it as one contiguous copy with nontemporal (streaming) stores where the
  *    compiler offers them, so the output costs no read-for-ownership and the
- *    traffic is the model's compulsory bytes.
+ *    traffic is the model's compulsory bytes; a natural destination gets it
+ *    transposed back the same way, the tiles streamed straight to memory
+ *    when its rows (size a multiple of 4) are 32-byte aligned, else through
+ *    a second buffer and the streaming copy.
  *
  * The last, partial block is copied first, with lanes past the end filled
  * by a copy of lane 0 (they compute on a valid element and are discarded).  Everything is driven by `size` (entries per element), so a
@@ -64,51 +66,71 @@ FEINT_INLINE int feint_entry_stride(int layout) {
   return layout == FEINT_LAYOUT_BLOCKED ? FEINT_B : 1;
 }
 
-/* Transpose one block chunk: dst[k * dk + l * dl] = src[k * sk + l * sl] for
- * lanes l < B and entries k < size, where one of the two orders is natural
- * (lane stride size, entry stride 1) and the other blocked (lane stride 1,
- * entry stride B).  With vector support: 4 x 4 tiles of 4 lanes x 4 entries,
- * read with 4 contiguous loads along the source's unit stride, transposed in
- * registers, written with 4 contiguous stores along the destination's; a
- * size that is not a multiple of 4 ends with a tile overlapping the previous
- * one (it rewrites the same values).  Natural-order rows need no alignment. */
-FEINT_INLINE void feint_block_transpose(const double *src, int sk, int sl, double *dst, int dk,
-                                        int dl, int size) {
+/* One 4 x 4 tile of a block transposition: lanes g..g+3, entries k..k+3,
+ * dst[k' * dk + l * dl] = src[k' * sk + l * sl], where one of the two orders
+ * is natural (lane stride size, entry stride 1) and the other blocked (lane
+ * stride 1, entry stride B).  4 contiguous loads along the source's unit
+ * stride, the transpose in registers, 4 contiguous stores along the
+ * destination's; with `stream` the stores are nontemporal (the destination
+ * rows 32-byte aligned). */
+#if FEINT_HAVE_V4D
+FEINT_INLINE void feint_tile4_transpose(const double *src, int sk, int sl, double *dst, int dk,
+                                        int dl, int g, int k, int stream) {
+  const int s_unit_is_entry = sk == 1; /* natural source: rows are lanes */
+  feint_v4d r[4];
+  FEINT_UNROLL
+  for (int i = 0; i < 4; i++)
+    r[i] = *(const feint_v4d_u *)(s_unit_is_entry ? src + (g + i) * sl + k : src + (k + i) * sk + g);
+  const feint_v4d t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 2, 6);
+  const feint_v4d t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
+  const feint_v4d t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6);
+  const feint_v4d t3 = __builtin_shufflevector(r[2], r[3], 1, 5, 3, 7);
+  const feint_v4d c[4] = {__builtin_shufflevector(t0, t2, 0, 1, 4, 5),
+                          __builtin_shufflevector(t1, t3, 0, 1, 4, 5),
+                          __builtin_shufflevector(t0, t2, 2, 3, 6, 7),
+                          __builtin_shufflevector(t1, t3, 2, 3, 6, 7)}; /* c[j][i] = r[i][j] */
+  FEINT_UNROLL
+  for (int j = 0; j < 4; j++) {
+    double *p = s_unit_is_entry ? dst + (k + j) * dk + g : dst + (g + j) * dl + k;
+#if FEINT_HAVE_STREAM_STORE
+    if (stream) {
+      __builtin_nontemporal_store(c[j], (feint_v4d *)p);
+      continue;
+    }
+#endif
+    *(feint_v4d_u *)p = c[j];
+  }
+  (void)stream;
+}
+#endif
+
+/* Transpose one block chunk (B lanes x size entries, orders as above) by
+ * 4 x 4 tiles; a size that is not a multiple of 4 ends with a tile
+ * overlapping the previous one (it rewrites the same values, so it is not
+ * used with `stream`).  `size` is a compile-time constant in the kernels
+ * (the loops unroll); feint_layout_convert has its own loop for a run-time
+ * size. */
+FEINT_INLINE void feint_block_transpose_st(const double *src, int sk, int sl, double *dst, int dk,
+                                           int dl, int size, int stream) {
 #if FEINT_HAVE_V4D
   if (size >= 4) {
     FEINT_UNROLL
     for (int g = 0; g < FEINT_B; g += 4)
       FEINT_UNROLL
-      for (int t = 0; t < (size + 3) / 4; t++) {
-        const int k = 4 * t + 4 <= size ? 4 * t : size - 4;
-        /* the source's unit-stride direction: entries (natural) or lanes */
-        const int s_unit_is_entry = sk == 1;
-        feint_v4d r[4], c[4];
-        FEINT_UNROLL
-        for (int i = 0; i < 4; i++) {
-          const double *p = s_unit_is_entry ? src + (g + i) * sl + k : src + (k + i) * sk + g;
-          r[i] = *(const feint_v4d_u *)p;
-        }
-        /* 4 x 4 transpose: c[j][i] = r[i][j] */
-        const feint_v4d t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 2, 6);
-        const feint_v4d t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
-        const feint_v4d t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6);
-        const feint_v4d t3 = __builtin_shufflevector(r[2], r[3], 1, 5, 3, 7);
-        c[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
-        c[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
-        c[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
-        c[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
-        FEINT_UNROLL
-        for (int j = 0; j < 4; j++) {
-          double *p = s_unit_is_entry ? dst + (k + j) * dk + g : dst + (g + j) * dl + k;
-          *(feint_v4d_u *)p = c[j];
-        }
-      }
+      for (int t = 0; t < (size + 3) / 4; t++)
+        feint_tile4_transpose(src, sk, sl, dst, dk, dl, g, 4 * t + 4 <= size ? 4 * t : size - 4,
+                              stream);
     return;
   }
 #endif
+  (void)stream;
   for (int l = 0; l < FEINT_B; l++)
     for (int k = 0; k < size; k++) dst[k * dk + l * dl] = src[k * sk + l * sl];
+}
+
+FEINT_INLINE void feint_block_transpose(const double *src, int sk, int sl, double *dst, int dk,
+                                        int dl, int size) {
+  feint_block_transpose_st(src, sk, sl, dst, dk, dl, size, 0);
 }
 
 /* Copy len doubles (a multiple of 4) from an L1 buffer to dst, with
@@ -164,6 +186,12 @@ FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk,
   double *chunk = dst + blk * FEINT_B * (size_t)size;
   const int blocked = layout == FEINT_LAYOUT_BLOCKED;
   if (!blocked) {
+    /* rows of 4k entries stay 32-byte aligned: the tiles stream straight
+     * to memory, else they go through tmp and the streaming copy */
+    if (nvalid == FEINT_B && stream && size % 4 == 0) {
+      feint_block_transpose_st(buf, FEINT_B, 1, chunk, 1, size, size, 1);
+      return;
+    }
     feint_block_transpose(buf, FEINT_B, 1, tmp, 1, size, size);
     buf = tmp;
   }
