@@ -51,7 +51,7 @@ endif
 
 -include gpu.mk
 
-LIB_SRCS := $(wildcard src/*.c) $(wildcard src/variant/*.c)
+LIB_SRCS := $(wildcard src/*.c) $(wildcard src/variant/*.c) $(wildcard src/mesh/*.c)
 BINS :=
 -include perfmodel/perfmodel.mk
 
@@ -66,7 +66,7 @@ EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 BENCH_BIN := $(BUILD)/bin/feint_bench
 BINS += $(BENCH_BIN)
 
-HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h perfmodel/*.h)
+HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h perfmodel/*.h)
 
 .PHONY: all lib tests examples test check bench report sanitize info format clean install deps
 all: lib tests examples $(BINS)
@@ -160,7 +160,7 @@ info:
 	@echo "threads  = $(shell nproc)"
 
 format:
-	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h fuzz/*.c)
+	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c src/mesh/*.c src/mesh/*.h tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h fuzz/*.c)
 
 PREFIX ?= /usr/local
 install: lib

@@ -102,8 +102,10 @@ typedef enum {
   FEINT_ERR_DEVICE,        /* the device runtime reported an error */
   FEINT_ERR_DEGENERATE,    /* an element is degenerate or inverted */
   FEINT_ERR_NOT_AFFINE,    /* geo_linear was asked for on a non-affine element */
-  FEINT_ERR_NOT_FINITE,    /* a coefficient is not finite, or a result would exceed the
-                              range of double */
+  FEINT_ERR_NOT_FINITE,    /* an input value (coefficient, coordinate) is not finite, or a
+                              result would exceed the range of double */
+  FEINT_ERR_FORMAT,        /* a file is malformed (message: line or byte offset) */
+  FEINT_ERR_IO,            /* a file could not be opened, read or written */
   FEINT_STATUS_COUNT
 } feint_status;
 
@@ -333,7 +335,7 @@ typedef enum {
  * move by up to `amplitude` times the cell size in each coordinate
  * (0 <= amplitude < 1/6 keeps every element valid: the worst case over all
  * perturbations is det J = (1 - 6 amplitude) h^3 for a tetrahedron, see
- * mesh.c; larger amplitudes are refused), drawn from a fixed-seed
+ * src/mesh/box.c; larger amplitudes are refused), drawn from a fixed-seed
  * generator (`seed`), so no two elements are alike.  geometry receives
  * feint_array_len(..., FEINT_ARRAY_GEOMETRY, layout, num_elem) doubles. */
 feint_status feint_mesh_box_count(feint_element element, size_t nx, size_t ny, size_t nz,
@@ -372,6 +374,60 @@ typedef struct {
   int32_t *face_tags;
   int owns_arrays; /* 1: made by feint, free with feint_mesh_destroy() */
 } feint_mesh;
+
+/* Release a mesh: if mesh->owns_arrays, free its arrays; in every case zero
+ * the struct (so a second destroy is a harmless no-op).  Arrays of a mesh the
+ * caller filled (owns_arrays = 0) are never freed.
+ * Errors: FEINT_ERR_NULL_ARG (mesh NULL). */
+feint_status feint_mesh_destroy(feint_mesh *mesh);
+
+/* Structural check of a mesh, reading it only: the first problem found, in
+ * this order, is returned with a message naming the element, face or vertex:
+ *  FEINT_ERR_NULL_ARG     mesh, coords or conn NULL; faces NULL with
+ *                         num_faces > 0
+ *  FEINT_ERR_OUT_OF_RANGE element not a feint_element; a conn or faces index
+ *                         outside [0, num_vertices) ("element 12 node 3 is
+ *                         vertex 99, outside [0, num_vertices = 64)")
+ *  FEINT_ERR_BAD_SIZE     empty mesh (num_vertices or num_elem 0),
+ *                         num_vertices > 2^32 - 1, or array byte sizes that
+ *                         overflow size_t
+ *  FEINT_ERR_NOT_FINITE   a NaN or infinite coordinate ("vertex 7 has
+ *                         coordinate y = nan")
+ *  FEINT_ERR_DEGENERATE   an element or face with a repeated vertex
+ * (the size checks come before the pointer checks of coords/conn; the lowest
+ * bad vertex / element / face index is named).  Tags are not checked (any
+ * int32 is a tag).  Orientation (det J sign) is not checked here: see
+ * feint_mesh_orient.  Cost: one parallel pass over coords, conn and faces. */
+feint_status feint_mesh_check(const feint_mesh *mesh);
+
+/* Per-element coordinates of a mesh (the geometry array of
+ * feint_integrate): geometry receives feint_array_len(mesh->element, ...,
+ * FEINT_ARRAY_GEOMETRY, layout, mesh->num_elem) doubles, element e's node n
+ * being coords[conn[e][n]].  Runs feint_mesh_check first (its errors);
+ * FEINT_ERR_NULL_ARG if geometry is NULL; geometry untouched on error. */
+feint_status feint_mesh_gather_geometry(const feint_mesh *mesh, feint_layout layout,
+                                        double *geometry);
+
+/* The box meshes of feint_mesh_box, with shared vertices and connectivity:
+ * the same elements in the same order with the same node coordinates
+ * (feint_mesh_box is this followed by feint_mesh_gather_geometry).
+ *  vertices : (nx+1)(ny+1)(nz+1); vertex (i, j, k) of the grid (0 <= i <= nx,
+ *             ...) has index (k (ny+1) + j) (nx+1) + i.
+ *  elements : cell (i, j, k) has index c = (k ny + j) nx + i and holds
+ *             elements 6c..6c+5 (tets, Kuhn split: every tet has the cell's
+ *             diagonal (i,j,k)-(i+1,j+1,k+1) as an edge) or 2c, 2c+1 (prisms
+ *             over the triangles (00,10,11) and (00,11,01) of the cell's xy
+ *             square); every element has det J > 0.
+ *  faces    : every boundary face (tets: 2 triangles per boundary cell face;
+ *             prisms: triangles on z = 0, 1, quads on the sides), tagged
+ *             1 (x = 0), 2 (x = 1), 3 (y = 0), 4 (y = 1), 5 (z = 0),
+ *             6 (z = 1); elem_tags is NULL.
+ * The mesh owns its arrays: release it with feint_mesh_destroy().  Errors:
+ * those of feint_mesh_box (except geometry/layout), FEINT_ERR_BAD_SIZE if the
+ * vertex count exceeds 2^32 - 1, FEINT_ERR_ALLOC; *mesh untouched on error. */
+feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, size_t nz,
+                                   feint_perturb perturb, double amplitude,
+                                   unsigned long long seed, feint_mesh *mesh);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,10 @@ const char *feint_status_string(feint_status status) {
     case FEINT_ERR_DEGENERATE: return "an element is degenerate or inverted";
     case FEINT_ERR_NOT_AFFINE: return "a geo_linear variant was given a non-affine element";
     case FEINT_ERR_NOT_FINITE:
-      return "a coefficient is not finite, or an element's result would exceed the range of double";
+      return "an input value (a coefficient or coordinate) is not finite, or an element's result "
+             "would exceed the range of double";
+    case FEINT_ERR_FORMAT: return "a file is malformed";
+    case FEINT_ERR_IO: return "a file could not be opened, read or written";
     case FEINT_STATUS_COUNT: break;
   }
   return "unknown status code";

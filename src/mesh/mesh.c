@@ -1,0 +1,193 @@
+/*
+ * mesh/mesh.c - the mesh struct's life cycle and its structural check:
+ * allocation of feint-owned meshes, feint_mesh_destroy, feint_mesh_check
+ * (counts, indices, repeated vertices, finite coordinates) and the gather of
+ * per-element coordinates from a mesh (feint_mesh_gather_geometry).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/elem.h"
+#include "mesh/mesh_internal.h"
+
+int feint_mesh_nodes_per_elem(feint_element element) { return feint_elem_nodes(element); }
+
+/* 1 if n * size overflows size_t. */
+static int mul_overflows(size_t n, size_t size) { return size != 0 && n > SIZE_MAX / size; }
+
+feint_status feint_mesh_alloc(feint_element element, size_t num_vertices, size_t num_elem,
+                              int with_elem_tags, size_t num_faces, feint_mesh *mesh) {
+  const size_t ns = (size_t)feint_mesh_nodes_per_elem(element);
+  FEINT_CHECK(num_vertices <= (size_t)UINT32_MAX, FEINT_ERR_BAD_SIZE,
+              "num_vertices = %zu does not fit 32-bit vertex indices (at most %u)", num_vertices,
+              (unsigned)UINT32_MAX);
+  FEINT_CHECK(!mul_overflows(num_vertices, 3 * sizeof(double)) &&
+                  !mul_overflows(num_elem, ns * sizeof(uint32_t)) &&
+                  !mul_overflows(num_faces, 4 * sizeof(uint32_t)) &&
+                  !mul_overflows(num_elem, sizeof(int32_t)),
+              FEINT_ERR_BAD_SIZE,
+              "num_vertices = %zu, num_elem = %zu, num_faces = %zu: array sizes overflow size_t",
+              num_vertices, num_elem, num_faces);
+  feint_mesh m = {0};
+  m.element = element;
+  m.num_vertices = num_vertices;
+  m.num_elem = num_elem;
+  m.num_faces = num_faces;
+  m.owns_arrays = 1;
+  /* malloc(0) may return NULL: ask for at least one entry */
+  m.coords = malloc((num_vertices ? num_vertices : 1) * 3 * sizeof(double));
+  m.conn = malloc((num_elem ? num_elem : 1) * ns * sizeof(uint32_t));
+  int ok = m.coords && m.conn;
+  if (with_elem_tags) {
+    m.elem_tags = calloc(num_elem ? num_elem : 1, sizeof(int32_t));
+    ok = ok && m.elem_tags;
+  }
+  if (num_faces > 0) {
+    m.faces = malloc(num_faces * 4 * sizeof(uint32_t));
+    m.face_tags = calloc(num_faces, sizeof(int32_t));
+    ok = ok && m.faces && m.face_tags;
+  }
+  if (!ok) {
+    feint_mesh_free(&m);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC,
+                "could not allocate a mesh of %zu vertices, %zu elements, %zu faces", num_vertices,
+                num_elem, num_faces);
+  }
+  *mesh = m;
+  return FEINT_SUCCESS;
+}
+
+void feint_mesh_free(feint_mesh *mesh) {
+  free(mesh->coords);
+  free(mesh->conn);
+  free(mesh->elem_tags);
+  free(mesh->faces);
+  free(mesh->face_tags);
+  memset(mesh, 0, sizeof *mesh);
+}
+
+feint_status feint_mesh_destroy(feint_mesh *mesh) {
+  FEINT_CHECK(mesh != NULL, FEINT_ERR_NULL_ARG, "mesh is NULL");
+  if (mesh->owns_arrays)
+    feint_mesh_free(mesh);
+  else
+    memset(mesh, 0, sizeof *mesh);
+  return FEINT_SUCCESS;
+}
+
+/* Index of the first element [0, n) for which bad(e) holds, SIZE_MAX if none;
+ * threads take static chunks and the lowest index wins. */
+#define FIRST_BAD(n, bad_expr, result)                                   \
+  do {                                                                   \
+    size_t first_ = SIZE_MAX;                                            \
+    _Pragma("omp parallel for schedule(static) reduction(min : first_)") \
+    for (size_t e = 0; e < (n); e++)                                     \
+      if (bad_expr) first_ = e < first_ ? e : first_;                    \
+    (result) = first_;                                                   \
+  } while (0)
+
+/* Vertex-index problems of one cell (an element or a face) of `len` nodes:
+ * 1 an index >= num_vertices, 2 a vertex repeated, 0 fine. */
+static int cell_problem(const uint32_t *v, int len, size_t num_vertices, int *n1, int *n2) {
+  for (int i = 0; i < len; i++)
+    if ((size_t)v[i] >= num_vertices) {
+      *n1 = i;
+      return 1;
+    }
+  for (int i = 0; i < len; i++)
+    for (int j = i + 1; j < len; j++)
+      if (v[i] == v[j]) {
+        *n1 = i;
+        *n2 = j;
+        return 2;
+      }
+  return 0;
+}
+
+static int face_len(const uint32_t *f) { return f[3] == FEINT_NO_VERTEX ? 3 : 4; }
+
+feint_status feint_mesh_check(const feint_mesh *mesh) {
+  FEINT_CHECK(mesh != NULL, FEINT_ERR_NULL_ARG, "mesh is NULL");
+  FEINT_CHECK_ENUM(mesh->element, FEINT_ELEMENT_COUNT, "mesh->element", "feint_element");
+  const size_t nv = mesh->num_vertices, ne = mesh->num_elem, nf = mesh->num_faces;
+  const int ns = feint_mesh_nodes_per_elem(mesh->element);
+  FEINT_CHECK(nv > 0 && ne > 0, FEINT_ERR_BAD_SIZE,
+              "empty mesh: num_vertices = %zu, num_elem = %zu; both must be at least 1", nv, ne);
+  FEINT_CHECK(nv <= (size_t)UINT32_MAX, FEINT_ERR_BAD_SIZE,
+              "num_vertices = %zu does not fit 32-bit vertex indices (at most %u)", nv,
+              (unsigned)UINT32_MAX);
+  FEINT_CHECK(!mul_overflows(nv, 3 * sizeof(double)), FEINT_ERR_BAD_SIZE,
+              "num_vertices = %zu: coords bytes overflow size_t", nv);
+  FEINT_CHECK(!mul_overflows(ne, (size_t)ns * sizeof(uint32_t)), FEINT_ERR_BAD_SIZE,
+              "num_elem = %zu: conn bytes overflow size_t", ne);
+  FEINT_CHECK(!mul_overflows(nf, 4 * sizeof(uint32_t)), FEINT_ERR_BAD_SIZE,
+              "num_faces = %zu: faces bytes overflow size_t", nf);
+  FEINT_CHECK(mesh->coords != NULL, FEINT_ERR_NULL_ARG, "mesh->coords is NULL");
+  FEINT_CHECK(mesh->conn != NULL, FEINT_ERR_NULL_ARG, "mesh->conn is NULL");
+  FEINT_CHECK(nf == 0 || mesh->faces != NULL, FEINT_ERR_NULL_ARG,
+              "mesh->faces is NULL but num_faces = %zu", nf);
+
+  const double *x = mesh->coords;
+  size_t bad;
+  FIRST_BAD(nv, !(isfinite(x[3 * e]) && isfinite(x[3 * e + 1]) && isfinite(x[3 * e + 2])), bad);
+  if (bad != SIZE_MAX) {
+    int a = isfinite(x[3 * bad]) ? isfinite(x[3 * bad + 1]) ? 2 : 1 : 0;
+    FEINT_CHECK(0, FEINT_ERR_NOT_FINITE, "vertex %zu has coordinate %c = %g", bad, "xyz"[a],
+                x[3 * bad + a]);
+  }
+
+  const uint32_t *c = mesh->conn;
+  int n1 = 0, n2 = 0;
+  FIRST_BAD(ne, cell_problem(c + e * (size_t)ns, ns, nv, &(int){0}, &(int){0}) != 0, bad);
+  if (bad != SIZE_MAX) {
+    const uint32_t *v = c + bad * (size_t)ns;
+    const int kind = cell_problem(v, ns, nv, &n1, &n2);
+    FEINT_CHECK(kind != 1, FEINT_ERR_OUT_OF_RANGE,
+                "element %zu node %d is vertex %u, outside [0, num_vertices = %zu)", bad, n1,
+                (unsigned)v[n1], nv);
+    FEINT_CHECK(0, FEINT_ERR_DEGENERATE, "element %zu repeats vertex %u (nodes %d and %d)", bad,
+                (unsigned)v[n1], n1, n2);
+  }
+
+  const uint32_t *f = mesh->faces;
+  FIRST_BAD(nf, cell_problem(f + 4 * e, face_len(f + 4 * e), nv, &(int){0}, &(int){0}) != 0, bad);
+  if (bad != SIZE_MAX) {
+    const uint32_t *v = f + 4 * bad;
+    const int kind = cell_problem(v, face_len(v), nv, &n1, &n2);
+    FEINT_CHECK(kind != 1, FEINT_ERR_OUT_OF_RANGE,
+                "face %zu node %d is vertex %u, outside [0, num_vertices = %zu)", bad, n1,
+                (unsigned)v[n1], nv);
+    FEINT_CHECK(0, FEINT_ERR_DEGENERATE, "face %zu repeats vertex %u (nodes %d and %d)", bad,
+                (unsigned)v[n1], n1, n2);
+  }
+  return FEINT_SUCCESS;
+}
+
+void feint_mesh_gather_unchecked(const feint_mesh *mesh, feint_layout layout, double *geometry) {
+  const int ns = feint_mesh_nodes_per_elem(mesh->element);
+  const size_t size = 3 * (size_t)ns, B = FEINT_BLOCK_LEN;
+  const double *x = mesh->coords;
+  const uint32_t *c = mesh->conn;
+#pragma omp parallel for schedule(static)
+  for (size_t e = 0; e < mesh->num_elem; e++)
+    for (int n = 0; n < ns; n++)
+      for (int a = 0; a < 3; a++) {
+        const size_t entry = 3 * (size_t)n + (size_t)a;
+        const size_t at = layout == FEINT_LAYOUT_BLOCKED ? (e / B) * B * size + entry * B + e % B
+                                                         : e * size + entry;
+        geometry[at] = x[3 * (size_t)c[e * (size_t)ns + (size_t)n] + (size_t)a];
+      }
+}
+
+feint_status feint_mesh_gather_geometry(const feint_mesh *mesh, feint_layout layout,
+                                        double *geometry) {
+  size_t len;
+  FEINT_CALL(feint_mesh_check(mesh));
+  FEINT_CALL(feint_array_len(mesh->element, FEINT_POISSON, FEINT_ARRAY_GEOMETRY, layout,
+                             mesh->num_elem, &len));
+  FEINT_CHECK(geometry != NULL, FEINT_ERR_NULL_ARG, "geometry is NULL");
+  feint_mesh_gather_unchecked(mesh, layout, geometry);
+  return FEINT_SUCCESS;
+}

@@ -1,0 +1,72 @@
+/* mesh_util.h - helpers of the mesh tests (t6xx): element volumes from the
+ * element tables (sum over quadrature points of w_q det J(x_q)), computed
+ * here independently of the library's kernels, and face areas. */
+#ifndef FEINT_TEST_MESH_UTIL_H
+#define FEINT_TEST_MESH_UTIL_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "feint.h"
+
+/* Volume of element e of a mesh and, in *abs_scale, the sum of the absolute
+ * values of the terms of det J (for round-off tolerances).  Exact for
+ * tets (det J constant) and for prisms (det J is quadratic in z at most and
+ * bilinear in x,y of degree <= 2: the degree-2 x Gauss-2 rule integrates it
+ * exactly). */
+static inline double mesh_elem_volume(const feint_mesh *m, size_t e, double *abs_scale) {
+  feint_element_info info;
+  feint_element_get_info(m->element, &info);
+  const int ns = info.num_nodes;
+  double vol = 0.0, scale = 0.0;
+  for (int q = 0; q < info.num_qpts; q++) {
+    double J[3][3] = {{0}};
+    for (int n = 0; n < ns; n++) {
+      const double *x = m->coords + 3 * (size_t)m->conn[e * (size_t)ns + (size_t)n];
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) J[a][b] += x[a] * info.dphi[q][n][b];
+    }
+    const double t[6] = {J[0][0] * J[1][1] * J[2][2], J[0][1] * J[1][2] * J[2][0],
+                         J[0][2] * J[1][0] * J[2][1], -J[0][2] * J[1][1] * J[2][0],
+                         -J[0][1] * J[1][0] * J[2][2], -J[0][0] * J[1][2] * J[2][1]};
+    double det = 0.0, det_abs = 0.0;
+    for (int i = 0; i < 6; i++) {
+      det += t[i];
+      det_abs += fabs(t[i]);
+    }
+    vol += info.qwts[q] * det;
+    scale += info.qwts[q] * det_abs;
+  }
+  if (abs_scale) *abs_scale = scale;
+  return vol;
+}
+
+/* Sum of all element volumes (and of their round-off scales). */
+static inline double mesh_volume(const feint_mesh *m, double *abs_scale) {
+  double vol = 0.0, scale = 0.0;
+  for (size_t e = 0; e < m->num_elem; e++) {
+    double s;
+    vol += mesh_elem_volume(m, e, &s);
+    scale += s;
+  }
+  if (abs_scale) *abs_scale = scale;
+  return vol;
+}
+
+/* Area of a planar triangle or quad face (quad: two triangles 0-1-2, 0-2-3). */
+static inline double mesh_face_area(const feint_mesh *m, size_t f) {
+  const uint32_t *v = m->faces + 4 * f;
+  double area = 0.0;
+  for (int t = 0; t < (v[3] == FEINT_NO_VERTEX ? 1 : 2); t++) {
+    const double *p0 = m->coords + 3 * (size_t)v[0], *p1 = m->coords + 3 * (size_t)v[1 + t],
+                 *p2 = m->coords + 3 * (size_t)v[2 + t];
+    const double u[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+    const double w[3] = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
+    const double c[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
+                         u[0] * w[1] - u[1] * w[0]};
+    area += 0.5 * sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+  }
+  return area;
+}
+
+#endif /* FEINT_TEST_MESH_UTIL_H */

@@ -1,0 +1,222 @@
+/* t601_mesh_box_check (range t6xx: meshes and their I/O): the box mesh with connectivity (counts, shared vertices, volumes, tagged boundary faces, equal to the per-element generator bit for bit), feint_mesh_check on every class of bad mesh, feint_mesh_destroy, feint_mesh_gather_geometry. */
+#include <stdlib.h>
+
+#include "mesh_util.h"
+#include "test_util.h"
+
+/* Box meshes: counts, every vertex used, volumes sum to 1, each boundary
+ * face lies on the plane of its tag and each tag's faces cover area 1. */
+static void check_box_mesh(feint_element el, feint_perturb perturb) {
+  const size_t nx = 5, ny = 4, nz = 3;
+  feint_mesh m;
+  CHECK_STATUS(feint_mesh_box_create(el, nx, ny, nz, perturb, 0.15, 99, &m), FEINT_SUCCESS, NULL);
+  const size_t per_cell = el == FEINT_TET4 ? 6 : 2, ns = el == FEINT_TET4 ? 4 : 6;
+  CHECK(m.num_vertices == 6 * 5 * 4, "num_vertices = %zu, expected 120", m.num_vertices);
+  CHECK(m.num_elem == per_cell * nx * ny * nz, "num_elem = %zu", m.num_elem);
+  CHECK(m.owns_arrays == 1 && m.elem_tags == NULL && m.element == el, "mesh fields");
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_SUCCESS, NULL);
+  /* every vertex is used, and vertex (i,j,k) sits at its grid position up to
+   * the perturbation (boundary coordinates exact) */
+  char *used = calloc(m.num_vertices, 1);
+  for (size_t i = 0; i < m.num_elem * ns; i++) used[m.conn[i]] = 1;
+  for (size_t v = 0; v < m.num_vertices; v++) {
+    CHECK(used[v], "vertex %zu unused", v);
+    const size_t idx[3] = {v % (nx + 1), (v / (nx + 1)) % (ny + 1), v / ((nx + 1) * (ny + 1))};
+    const size_t n[3] = {nx, ny, nz};
+    for (int a = 0; a < 3; a++) {
+      const double h = 1.0 / (double)n[a], grid = (double)idx[a] * h; /* as documented: i h */
+      const double x = m.coords[3 * v + (size_t)a];
+      if (perturb == FEINT_PERTURB_NONE || idx[a] == 0 || idx[a] == n[a])
+        CHECK(x == grid, "vertex %zu coordinate %d = %.17g, expected %.17g", v, a, x, grid);
+      else
+        CHECK(fabs(x - grid) <= 0.15 * h * (1 + 1e-12), "vertex %zu coordinate %d = %g moved too far",
+              v, a, x);
+    }
+  }
+  free(used);
+  /* volumes: positive, summing to 1 */
+  double scale;
+  for (size_t e = 0; e < m.num_elem; e++)
+    CHECK(mesh_elem_volume(&m, e, NULL) > 0, "element %zu has non-positive volume", e);
+  CHECK_CLOSE(mesh_volume(&m, &scale), 1.0, 16.0 + (double)m.num_elem, scale, 1.0, "box volume");
+  /* boundary faces */
+  const size_t expect_faces = el == FEINT_TET4 ? 4 * (nx * ny + ny * nz + nx * nz)
+                                               : 4 * nx * ny + 2 * (ny * nz + nx * nz);
+  CHECK(m.num_faces == expect_faces, "num_faces = %zu, expected %zu", m.num_faces, expect_faces);
+  double area[7] = {0};
+  for (size_t f = 0; f < m.num_faces; f++) {
+    const int tag = m.face_tags[f];
+    if (tag < 1 || tag > 6) {
+      CHECK(0, "face %zu tag %d", f, tag);
+      continue;
+    }
+    const int a = (tag - 1) / 2;
+    const double plane = (tag - 1) % 2;
+    const int nv = m.faces[4 * f + 3] == FEINT_NO_VERTEX ? 3 : 4;
+    CHECK(nv == (el == FEINT_TET4 || a == 2 ? 3 : 4), "face %zu has %d vertices", f, nv);
+    for (int i = 0; i < nv; i++)
+      CHECK(m.coords[3 * (size_t)m.faces[4 * f + (size_t)i] + (size_t)a] == plane,
+            "face %zu (tag %d) vertex off its plane", f, tag);
+    area[tag] += mesh_face_area(&m, f);
+  }
+  for (int t = 1; t <= 6; t++)
+    CHECK(fabs(area[t] - 1.0) <= 64 * DBL_EPSILON, "tag %d faces cover area %.17g", t, area[t]);
+
+  /* feint_mesh_box is this mesh gathered, bit for bit, in both layouts */
+  for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
+    size_t len;
+    feint_array_len(el, FEINT_POISSON, FEINT_ARRAY_GEOMETRY, (feint_layout)l, m.num_elem, &len);
+    double *g1 = calloc(len, sizeof *g1), *g2 = calloc(len, sizeof *g2);
+    CHECK_STATUS(feint_mesh_box(el, nx, ny, nz, perturb, 0.15, 99, (feint_layout)l, g1),
+                 FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_mesh_gather_geometry(&m, (feint_layout)l, g2), FEINT_SUCCESS, NULL);
+    CHECK(memcmp(g1, g2, len * sizeof *g1) == 0, "%s layout %d: gathered mesh != feint_mesh_box",
+          feint_element_name(el), l);
+    /* natural layout: node n of element e is coords[conn[e][n]] */
+    if (l == FEINT_LAYOUT_NATURAL)
+      for (size_t e = 0; e < m.num_elem; e++)
+        for (size_t n = 0; n < ns; n++)
+          for (int a = 0; a < 3; a++)
+            CHECK(g2[(e * ns + n) * 3 + (size_t)a] == m.coords[3 * m.conn[e * ns + n] + (size_t)a],
+                  "gathered element %zu node %zu", e, n);
+    free(g1);
+    free(g2);
+  }
+  CHECK_STATUS(feint_mesh_destroy(&m), FEINT_SUCCESS, NULL);
+  CHECK(m.coords == NULL && m.conn == NULL && m.faces == NULL && m.num_elem == 0,
+        "destroy left fields set");
+  CHECK_STATUS(feint_mesh_destroy(&m), FEINT_SUCCESS, NULL); /* second destroy: no-op */
+}
+
+/* A 2-tet mesh the caller owns (stack arrays: destroy must not free them). */
+static double g_coords[5][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+static uint32_t g_conn[2][4] = {{0, 1, 2, 3}, {1, 2, 3, 4}};
+static uint32_t g_faces[1][4] = {{0, 1, 2, FEINT_NO_VERTEX}};
+
+static feint_mesh caller_mesh(void) {
+  feint_mesh m = {0};
+  m.element = FEINT_TET4;
+  m.num_vertices = 5;
+  m.num_elem = 2;
+  m.coords = &g_coords[0][0];
+  m.conn = &g_conn[0][0];
+  m.num_faces = 1;
+  m.faces = &g_faces[0][0];
+  return m;
+}
+
+static void check_mesh_errors(void) {
+  feint_mesh m = caller_mesh();
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_mesh_check(NULL), FEINT_ERR_NULL_ARG, "mesh is NULL");
+  m.element = (feint_element)7;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, "mesh->element = 7");
+  m = caller_mesh();
+  m.num_elem = 0;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_BAD_SIZE, "empty mesh");
+  m = caller_mesh();
+  m.num_vertices = 0;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_BAD_SIZE, "empty mesh");
+  m = caller_mesh();
+  m.num_vertices = (size_t)UINT32_MAX + 1;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_BAD_SIZE, "32-bit");
+  m = caller_mesh();
+  m.num_elem = SIZE_MAX / 8;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_BAD_SIZE, "conn bytes overflow");
+  m = caller_mesh();
+  m.num_faces = SIZE_MAX / 8;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_BAD_SIZE, "faces bytes overflow");
+  m = caller_mesh();
+  m.coords = NULL;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_NULL_ARG, "mesh->coords");
+  m = caller_mesh();
+  m.conn = NULL;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_NULL_ARG, "mesh->conn");
+  m = caller_mesh();
+  m.faces = NULL;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_NULL_ARG, "mesh->faces");
+
+  /* bad values: copies, so the fixture stays good */
+  double coords[5][3];
+  uint32_t conn[2][4], faces[1][4];
+  memcpy(coords, g_coords, sizeof coords);
+  memcpy(conn, g_conn, sizeof conn);
+  memcpy(faces, g_faces, sizeof faces);
+  m = caller_mesh();
+  m.coords = &coords[0][0];
+  m.conn = &conn[0][0];
+  m.faces = &faces[0][0];
+  coords[3][1] = NAN;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_NOT_FINITE, "vertex 3 has coordinate y = nan");
+  coords[3][1] = 0.0;
+  coords[4][2] = -INFINITY;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_NOT_FINITE, "vertex 4 has coordinate z = -inf");
+  coords[4][2] = 1.0;
+  conn[1][3] = 5;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE,
+               "element 1 node 3 is vertex 5, outside [0, num_vertices = 5)");
+  conn[1][3] = FEINT_NO_VERTEX;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, "element 1 node 3");
+  conn[1][3] = 4;
+  conn[1][2] = 1;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_DEGENERATE,
+               "element 1 repeats vertex 1 (nodes 0 and 2)");
+  conn[1][2] = 3;
+  faces[0][2] = 9;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, "face 0 node 2 is vertex 9");
+  faces[0][2] = 0;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_DEGENERATE, "face 0 repeats vertex 0");
+  faces[0][2] = 2;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_SUCCESS, NULL);
+  /* the lowest bad element is named */
+  conn[0][1] = 0;
+  conn[1][1] = 3;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_DEGENERATE, "element 0 repeats");
+
+  /* gather: errors leave geometry untouched */
+  m = caller_mesh();
+  double geo[24], copy[24];
+  for (int i = 0; i < 24; i++) geo[i] = copy[i] = -1.0 - i;
+  CHECK_STATUS(feint_mesh_gather_geometry(&m, FEINT_LAYOUT_NATURAL, NULL), FEINT_ERR_NULL_ARG,
+               "geometry");
+  CHECK_STATUS(feint_mesh_gather_geometry(&m, (feint_layout)2, geo), FEINT_ERR_OUT_OF_RANGE,
+               "layout");
+  m.conn = &conn[0][0];
+  CHECK_STATUS(feint_mesh_gather_geometry(&m, FEINT_LAYOUT_NATURAL, geo), FEINT_ERR_DEGENERATE,
+               "element 0");
+  CHECK(memcmp(geo, copy, sizeof geo) == 0, "feint_mesh_gather_geometry wrote on an error path");
+
+  /* destroy of a caller-owned mesh frees nothing (ASan would flag a free of
+   * static arrays) and zeroes the struct */
+  m = caller_mesh();
+  CHECK_STATUS(feint_mesh_destroy(&m), FEINT_SUCCESS, NULL);
+  CHECK(m.coords == NULL && m.num_vertices == 0, "destroy did not zero a caller mesh");
+  CHECK(g_coords[1][0] == 1.0, "destroy touched caller arrays");
+  CHECK_STATUS(feint_mesh_destroy(NULL), FEINT_ERR_NULL_ARG, "mesh is NULL");
+
+  /* box_create errors: *mesh untouched */
+  feint_mesh out, before;
+  memset(&out, 0x5a, sizeof out);
+  before = out;
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, 2, 2, 2, FEINT_PERTURB_GENERAL, 0.25, 1, &out),
+               FEINT_ERR_OUT_OF_RANGE, "amplitude");
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, 0, 2, 2, FEINT_PERTURB_NONE, 0.0, 1, &out),
+               FEINT_ERR_BAD_SIZE, "nx");
+  CHECK_STATUS(feint_mesh_box_create(FEINT_PRISM6, 1u << 16, 1u << 16, 2, FEINT_PERTURB_NONE,
+                                     0.0, 1, &out),
+               FEINT_ERR_BAD_SIZE, "32-bit");
+  CHECK_STATUS(feint_mesh_box_create((feint_element)3, 2, 2, 2, FEINT_PERTURB_NONE, 0.0, 1, &out),
+               FEINT_ERR_OUT_OF_RANGE, "element");
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, 2, 2, 2, (feint_perturb)4, 0.0, 1, &out),
+               FEINT_ERR_OUT_OF_RANGE, "perturb");
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, 2, 2, 2, FEINT_PERTURB_NONE, 0.0, 1, NULL),
+               FEINT_ERR_NULL_ARG, "mesh");
+  CHECK(memcmp(&out, &before, sizeof out) == 0, "feint_mesh_box_create wrote on an error path");
+}
+
+int main(void) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int p = 0; p <= FEINT_PERTURB_AFFINE; p++) check_box_mesh((feint_element)el, (feint_perturb)p);
+  check_mesh_errors();
+  return test_finish("t601_mesh_box_check");
+}
