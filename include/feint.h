@@ -408,6 +408,17 @@ feint_status feint_mesh_check(const feint_mesh *mesh);
 feint_status feint_mesh_gather_geometry(const feint_mesh *mesh, feint_layout layout,
                                         double *geometry);
 
+/* Detect inverted elements (det J < 0 at every quadrature point) and reorder
+ * their nodes in mesh->conn so that det J > 0; *num_fixed (if num_fixed is
+ * not NULL) receives how many were reordered.  The reordering is a
+ * reflection of the reference element: tet4 swaps nodes 1 and 2, prism6
+ * swaps 1 <-> 2 and 4 <-> 5 (both triangles reversed, bottom and top kept).
+ * Only conn changes (coords, tags and faces do not).  Errors: those of
+ * feint_mesh_check, and FEINT_ERR_DEGENERATE naming the first element whose
+ * det J is zero, non-finite or changes sign inside it (no reordering fixes
+ * it); on error nothing is written. */
+feint_status feint_mesh_orient(feint_mesh *mesh, size_t *num_fixed);
+
 /* The box meshes of feint_mesh_box, with shared vertices and connectivity:
  * the same elements in the same order with the same node coordinates
  * (feint_mesh_box is this followed by feint_mesh_gather_geometry).

@@ -1,0 +1,76 @@
+/*
+ * mesh/orient.c - detect inverted elements (det J < 0) and reorder their
+ * nodes (feint_mesh_orient).
+ *
+ * An element is classified by the sign of det J at its quadrature points
+ * (where the integration evaluates it; kernel/geometry.h computes it, as the
+ * validation pass of feint_integrate does): all positive - fine; all
+ * negative - inverted, fixed by a node permutation that composes the
+ * element map with a reflection of the reference element; anything else
+ * (zero, NaN, a sign change inside the element) - degenerate, which no
+ * reordering fixes.  The reflections map each element's quadrature point set
+ * onto itself, so a fixed element has det J > 0 at every quadrature point:
+ *   tet4   : swap nodes 1 and 2 (reference x <-> y);
+ *   prism6 : swap 1 <-> 2 and 4 <-> 5 (x <-> y in both triangles, which keeps
+ *            the bottom and top triangles where they are).
+ */
+#include <float.h>
+#include <stdint.h>
+
+#include "kernel/geometry.h"
+#include "mesh/mesh_internal.h"
+
+/* Node swaps of the reflection of each element type: pairs (a, b), -1 ends. */
+static const int orient_swaps[FEINT_ELEMENT_COUNT][5] = {
+    [FEINT_TET4] = {1, 2, -1},
+    [FEINT_PRISM6] = {1, 2, 4, 5, -1},
+};
+
+/* +1 fine, -1 inverted, 0 degenerate. */
+static int elem_orientation(int et, const double *coords, const uint32_t *v) {
+  double x[FEINT_MAX_NODES][3];
+  for (int n = 0; n < feint_elem_nodes(et); n++)
+    for (int a = 0; a < 3; a++) x[n][a] = coords[3 * (size_t)v[n] + (size_t)a];
+  int pos = 0, neg = 0;
+  for (int q = 0; q < feint_elem_qpts(et); q++) {
+    const double det = feint_jacobian_det(et, q, x);
+    pos += det > 0.0 && det <= DBL_MAX;
+    neg += det < 0.0 && det >= -DBL_MAX;
+  }
+  const int nq = feint_elem_qpts(et);
+  return pos == nq ? 1 : neg == nq ? -1 : 0;
+}
+
+feint_status feint_mesh_orient(feint_mesh *mesh, size_t *num_fixed) {
+  FEINT_CALL(feint_mesh_check(mesh));
+  const int et = mesh->element, ns = feint_elem_nodes(et);
+  const size_t ne = mesh->num_elem;
+  const double *coords = mesh->coords;
+  uint32_t *conn = mesh->conn;
+  size_t first_bad = SIZE_MAX, inverted = 0;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) reduction(+ : inverted)
+  for (size_t e = 0; e < ne; e++) {
+    const int o = elem_orientation(et, coords, conn + e * (size_t)ns);
+    if (o == 0 && e < first_bad) first_bad = e;
+    inverted += o < 0;
+  }
+  FEINT_CHECK(first_bad == SIZE_MAX, FEINT_ERR_DEGENERATE,
+              "element %zu has a zero, non-finite or sign-changing det J; reordering its nodes "
+              "cannot fix it (mesh unchanged)",
+              first_bad);
+  if (inverted > 0) {
+    const int *swap = orient_swaps[et];
+#pragma omp parallel for schedule(static)
+    for (size_t e = 0; e < ne; e++) {
+      uint32_t *v = conn + e * (size_t)ns;
+      if (elem_orientation(et, coords, v) > 0) continue;
+      for (int s = 0; swap[s] >= 0; s += 2) {
+        const uint32_t t = v[swap[s]];
+        v[swap[s]] = v[swap[s + 1]];
+        v[swap[s + 1]] = t;
+      }
+    }
+  }
+  if (num_fixed) *num_fixed = inverted;
+  return FEINT_SUCCESS;
+}
