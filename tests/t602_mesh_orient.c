@@ -11,7 +11,7 @@ static int cmp_u32(const void *a, const void *b) {
 
 static void check_every_second_inverted(feint_element el) {
   feint_mesh m;
-  CHECK_STATUS(feint_mesh_box_create(el, 4, 5, 3, FEINT_PERTURB_GENERAL, 0.2, 5, &m),
+  CHECK_STATUS(feint_mesh_box_create(el, 4, 5, 3, FEINT_PERTURB_GENERAL, 0.15, 5, &m),
                FEINT_SUCCESS, NULL);
   const size_t ns = el == FEINT_TET4 ? 4 : 6, ne = m.num_elem;
   uint32_t *orig = malloc(ne * ns * sizeof *orig);
