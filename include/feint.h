@@ -419,6 +419,41 @@ feint_status feint_mesh_gather_geometry(const feint_mesh *mesh, feint_layout lay
  * it); on error nothing is written. */
 feint_status feint_mesh_orient(feint_mesh *mesh, size_t *num_fixed);
 
+/* Read a Gmsh MSH 4.1 file (ASCII or binary, either byte order; Gmsh:
+ * `gmsh -3 -format msh41 [-bin] file.geo`) into a feint-owned mesh (release
+ * with feint_mesh_destroy).
+ *  elements : the 3-D elements, one type per file: 4-node tetrahedra (Gmsh
+ *             type 4) or 6-node prisms (type 6); Gmsh's node orders are
+ *             feint's (tet: (0,0,0) (1,0,0) (0,1,0) (0,0,1); prism: bottom
+ *             triangle 0-2, top 3-5 above them), nodes are not reordered
+ *             (see feint_mesh_orient).  Order: as in the file.
+ *  elem_tags: always allocated: the first physical tag of the element's
+ *             entity ($Entities), 0 if it has none or the file has no
+ *             $Entities.
+ *  faces    : every triangle (type 2; 4th index FEINT_NO_VERTEX) and
+ *             quadrangle (type 3) of the file, tagged like elements (NULL
+ *             if none).  Points and lines (types 15, 1, 8) are skipped.
+ *  vertices : the nodes used by an element or a face, in file order (node
+ *             tags may be non-contiguous; parametric coordinates are
+ *             skipped).  $PhysicalNames is validated, names are not kept.
+ * Errors (message: file name, then "line N" (ASCII) or "byte offset N"
+ * (binary), then what was found): FEINT_ERR_NULL_ARG, FEINT_ERR_IO (cannot
+ * open or read), FEINT_ERR_FORMAT (not a .msh file, truncated, counts that
+ * disagree with the data or with the bytes left, numbers that do not parse,
+ * unknown element types, node tags outside [minNodeTag, maxNodeTag] or not
+ * in $Nodes, duplicate node tags, missing $Nodes / $Elements, a binary
+ * byte-order int that is 1 in neither byte order), FEINT_ERR_UNSUPPORTED
+ * (version other than 4.1; mixed 3-D element types; pyramids, hexahedra and
+ * higher-order elements; no 3-D element), FEINT_ERR_BAD_SIZE (more than
+ * 2^32 - 2 nodes), FEINT_ERR_ALLOC, and those of feint_mesh_check on the
+ * result (NaN coordinates, repeated vertices).  On error *mesh is untouched
+ * and nothing is leaked. */
+feint_status feint_mesh_read_msh(const char *path, feint_mesh *mesh);
+
+/* feint_mesh_read_msh on `size` bytes in memory (data need not be
+ * NUL-terminated; it is copied).  Messages name the file "<buffer>". */
+feint_status feint_mesh_read_msh_buffer(const void *data, size_t size, feint_mesh *mesh);
+
 /* The box meshes of feint_mesh_box, with shared vertices and connectivity:
  * the same elements in the same order with the same node coordinates
  * (feint_mesh_box is this followed by feint_mesh_gather_geometry).

@@ -2,8 +2,9 @@
 # deps.sh - make sure the packages feint builds and benchmarks with are
 # present: clang-19 + libomp-19-dev (compiler and OpenMP runtime),
 # libclang-rt-19-dev (sanitizer and libFuzzer runtimes), likwid
-# (likwid-bench characterisation, optional) and gnuplot (report plots,
-# optional).  As root, missing packages are installed with apt-get; otherwise
+# (likwid-bench characterisation, optional), gnuplot (report plots,
+# optional) and gmsh (the mesh tests make their meshes with it at test time;
+# t603 skips without it).  As root, missing packages are installed with apt-get; otherwise
 # the exact command is printed and the build goes on with what is there.
 set -u
 need=()
@@ -15,6 +16,7 @@ command -v clang-19 >/dev/null 2>&1 || need+=(clang-19)
   [ "$(uname -m)" != x86_64 ] || need+=(libclang-rt-19-dev)
 command -v likwid-bench >/dev/null 2>&1 || need+=(likwid)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
+command -v gmsh >/dev/null 2>&1 || need+=(gmsh)
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${need[*]}"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
