@@ -68,6 +68,15 @@
  *                at z=-1, nodes 3-5 above them at z=+1;
  *                phi = L_i(x,y) (1 -+ z)/2; 3-point degree-2 triangle rule
  *                x 2-point Gauss rule = 6 points (triangle point fastest).
+ *  FEINT_HEX8  : the cube [-1,1]^3, trilinear; node order of Gmsh and VTK
+ *                (the same for both, so their files need no conversion):
+ *                bottom face z=-1 counter-clockwise seen from above,
+ *                0 (-1,-1,-1) 1 (1,-1,-1) 2 (1,1,-1) 3 (-1,1,-1), then the
+ *                top face z=+1 with node 4+i above node i;
+ *                phi_n = (1 + x_n x)(1 + y_n y)(1 + z_n z) / 8;
+ *                2x2x2 Gauss rule (+-1/sqrt3, weights 1, degree 3 in each
+ *                variable), point q = i + 2j + 4k at (g_i, g_j, g_k),
+ *                g_0 = -1/sqrt3, g_1 = +1/sqrt3 (x fastest).
  */
 #ifndef FEINT_H
 #define FEINT_H
@@ -88,8 +97,8 @@ extern "C" {
 #define FEINT_BLOCK_LEN 8
 
 /* Largest N_S and N_Q of any element feint supports (for stack buffers). */
-#define FEINT_MAX_NODES 6
-#define FEINT_MAX_QPTS 6
+#define FEINT_MAX_NODES 8
+#define FEINT_MAX_QPTS 8
 
 typedef enum {
   FEINT_SUCCESS = 0,
@@ -109,7 +118,7 @@ typedef enum {
   FEINT_STATUS_COUNT
 } feint_status;
 
-typedef enum { FEINT_TET4 = 0, FEINT_PRISM6, FEINT_ELEMENT_COUNT } feint_element;
+typedef enum { FEINT_TET4 = 0, FEINT_PRISM6, FEINT_HEX8, FEINT_ELEMENT_COUNT } feint_element;
 
 typedef enum { FEINT_POISSON = 0, FEINT_CONVDIFF, FEINT_PROBLEM_COUNT } feint_problem;
 
@@ -193,7 +202,7 @@ typedef struct {
 
 /* Reference element data, exposed for tests and host codes. */
 typedef struct {
-  const char *name; /* "tet4", "prism6" */
+  const char *name; /* "tet4", "prism6", "hex8" */
   int num_nodes;    /* N_S */
   int num_qpts;     /* N_Q */
   int qdeg;         /* polynomial degree the quadrature integrates exactly */
@@ -325,13 +334,15 @@ typedef enum {
   FEINT_PERTURB_NONE = 0, /* regular grid */
   FEINT_PERTURB_GENERAL,  /* every interior vertex moved independently */
   FEINT_PERTURB_AFFINE    /* prisms stay affine: x,y moved per vertical column,
-                             z per horizontal layer (tets: same as GENERAL) */
+                             z per horizontal layer; hexahedra stay boxes:
+                             x moved per yz grid plane, y per xz plane, z per
+                             xy plane (tets: same as GENERAL) */
 } feint_perturb;
 
 /* Elements of the unit box [0,1]^3 split into nx*ny*nz cells: 6 tetrahedra
- * per cell (Kuhn split, conforming) or 2 prisms per cell (vertical prisms over
- * the two triangles of the cell's xy square).  num_elem = 6 nx ny nz or
- * 2 nx ny nz (feint_mesh_box_count).  With a perturbation, interior vertices
+ * per cell (Kuhn split, conforming), 2 prisms per cell (vertical prisms over
+ * the two triangles of the cell's xy square) or 1 hexahedron per cell.
+ * num_elem = 6, 2 or 1 times nx ny nz (feint_mesh_box_count).  With a perturbation, interior vertices
  * move by up to `amplitude` times the cell size in each coordinate
  * (0 <= amplitude < 1/6 keeps every element valid: the worst case over all
  * perturbations is det J = (1 - 6 amplitude) h^3 for a tetrahedron, see

@@ -316,6 +316,12 @@ feint_status feint_pm_paper_counts(feint_element element, feint_problem problem,
                                    feint_pm_loop_order loop_order, feint_pm_counts *out) {
   FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
   FEINT_CALL(check_case(__func__, element, problem));
+  FEINT_CHECK((element == FEINT_TET4 || element == FEINT_PRISM6) &&
+                  (problem == FEINT_POISSON || problem == FEINT_CONVDIFF),
+              FEINT_ERR_UNSUPPORTED,
+              "element = %d, problem = %d: the paper's Table 4 covers tet4 and prism6 with "
+              "Poisson and conv-diff only",
+              (int)element, (int)problem);
   FEINT_CHECK((unsigned)loop_order < FEINT_PM_LOOP_ORDER_COUNT, FEINT_ERR_OUT_OF_RANGE,
                  "loop_order = %d; allowed 0..%d", (int)loop_order,
                  FEINT_PM_LOOP_ORDER_COUNT - 1);

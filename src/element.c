@@ -11,6 +11,7 @@ const char *feint_element_name(feint_element element) {
   switch (element) {
     case FEINT_TET4: return "tet4";
     case FEINT_PRISM6: return "prism6";
+    case FEINT_HEX8: return "hex8";
     default: return NULL;
   }
 }
@@ -37,9 +38,12 @@ feint_status feint_element_get_info(feint_element element, feint_element_info *i
   if (element == FEINT_TET4) {
     *info = (feint_element_info){"tet4", 4, 4, 2, 1.0 / 6.0, feint_tet4_nodes, feint_tet4_qpts,
                                  feint_tet4_qwts, feint_tet4_phi, feint_tet4_dphi};
-  } else {
+  } else if (element == FEINT_PRISM6) {
     *info = (feint_element_info){"prism6", 6, 6, 2, 1.0, feint_prism6_nodes, feint_prism6_qpts,
                                  feint_prism6_qwts, feint_prism6_phi, feint_prism6_dphi};
+  } else {
+    *info = (feint_element_info){"hex8", 8, 8, 3, 8.0, feint_hex8_nodes, feint_hex8_qpts,
+                                 feint_hex8_qwts, feint_hex8_phi, feint_hex8_dphi};
   }
   return FEINT_SUCCESS;
 }

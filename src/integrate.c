@@ -133,9 +133,12 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
                 "at a quadrature point); no output was written",
                 bad_det);
     FEINT_CHECK(bad_affine == SIZE_MAX, FEINT_ERR_NOT_AFFINE,
-                "element %zu is not affine (top face not a translate of the bottom face), so "
+                "element %zu is not affine (%s), so "
                 "variant %s cannot integrate it; use a geo_generic variant",
-                bad_affine, vi.name);
+                bad_affine,
+                d.element == FEINT_PRISM6 ? "top face not a translate of the bottom face"
+                                          : "not a parallelepiped",
+                vi.name);
     /* compute and check the rescaled elements before any output is written */
     if (first_rescale != SIZE_MAX)
       FEINT_CALL(feint_rescale_run(variant_host[d.variant], &ka, first_rescale, 0));

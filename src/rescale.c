@@ -147,11 +147,12 @@ FEINT_INLINE size_t first_degenerate_case(const int et, const int pb, const fein
 }
 
 size_t feint_rescale_first_degenerate(const feint_kernel_args *ka, size_t first) {
-  if (ka->element == FEINT_TET4)
-    return ka->problem == FEINT_POISSON ? first_degenerate_case(FEINT_TET4, FEINT_POISSON, ka, first)
-                                        : first_degenerate_case(FEINT_TET4, FEINT_CONVDIFF, ka, first);
-  return ka->problem == FEINT_POISSON ? first_degenerate_case(FEINT_PRISM6, FEINT_POISSON, ka, first)
-                                      : first_degenerate_case(FEINT_PRISM6, FEINT_CONVDIFF, ka, first);
+#define RESCALE_FIRST_CASE(ET, PB)                                \
+  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB)     \
+    return first_degenerate_case(FEINT_##ET, FEINT_##PB, ka, first);
+  FEINT_FOR_EACH_CASE(RESCALE_FIRST_CASE)
+#undef RESCALE_FIRST_CASE
+  return SIZE_MAX;
 }
 
 typedef struct {
@@ -223,9 +224,10 @@ FEINT_INLINE feint_status run_case(const int et, const int pb, feint_variant_fn 
 feint_status feint_rescale_run(feint_variant_fn fn, const feint_kernel_args *ka, size_t first,
                                int store) {
   chunk c; /* on the stack: the store pass must not be able to fail */
-  if (ka->element == FEINT_TET4)
-    return ka->problem == FEINT_POISSON ? run_case(FEINT_TET4, FEINT_POISSON, fn, ka, first, store, &c)
-                                        : run_case(FEINT_TET4, FEINT_CONVDIFF, fn, ka, first, store, &c);
-  return ka->problem == FEINT_POISSON ? run_case(FEINT_PRISM6, FEINT_POISSON, fn, ka, first, store, &c)
-                                      : run_case(FEINT_PRISM6, FEINT_CONVDIFF, fn, ka, first, store, &c);
+#define RESCALE_RUN_CASE(ET, PB)                                  \
+  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB)     \
+    return run_case(FEINT_##ET, FEINT_##PB, fn, ka, first, store, &c);
+  FEINT_FOR_EACH_CASE(RESCALE_RUN_CASE)
+#undef RESCALE_RUN_CASE
+  return FEINT_SUCCESS;
 }

@@ -10,6 +10,14 @@
  * rounding error of at most eps/2 |x| each, so the difference of two such
  * edge vectors may be off by 2 eps max|x| for an exactly affine prism; the
  * test allows 8 eps max|x| per component.
+ * A hexahedron is affine (a parallelepiped) if every node is the origin
+ * node plus the edge vectors of its corner: x_n = x_0 + sx e_x + sy e_y +
+ * sz e_z over the edges e_x = x_1 - x_0, e_y = x_3 - x_0, e_z = x_4 - x_0,
+ * i.e. x_2 = x_1 + x_3 - x_0, x_4+i - x_i = e_z (i = 1..3).  The worst
+ * residual, x_6 - x_5 - x_7 + x_4 after the others hold, combines at most 6
+ * node coordinates (weights summing to 6: 3 eps max|x| from the inputs) in
+ * 3 operations on values up to 2 max|x| (another 3 eps): the test allows
+ * 16 eps max|x| per component.
  */
 #include <float.h>
 #include <math.h>
@@ -41,6 +49,22 @@ FEINT_INLINE int prism_is_affine(const double x[FEINT_MAX_NODES][3]) {
   return ok;
 }
 
+#define FEINT_HEX_AFFINE_TOL_EPS 16.0
+
+FEINT_INLINE int hex_is_affine(const double x[FEINT_MAX_NODES][3]) {
+  double scale = 0.0;
+  for (int n = 0; n < 8; n++)
+    for (int a = 0; a < 3; a++) scale = fmax(scale, fabs(x[n][a]));
+  const double tol = FEINT_HEX_AFFINE_TOL_EPS * DBL_EPSILON * scale;
+  int ok = 1;
+  for (int a = 0; a < 3; a++) {
+    const double ez = x[4][a] - x[0][a];
+    ok &= fabs((x[2][a] - x[1][a]) - (x[3][a] - x[0][a])) <= tol; /* NaN fails */
+    for (int i = 1; i < 4; i++) ok &= fabs((x[4 + i][a] - x[i][a]) - ez) <= tol;
+  }
+  return ok;
+}
+
 /* Blocks [blk_lo, blk_hi) of one case; et is a literal at every call, so
  * the Jacobians of all quadrature points unroll (for tetrahedra they
  * coincide and merge).  Each block is read in the blocked order (in place,
@@ -69,7 +93,8 @@ FEINT_INLINE void scan_range(const int et, int layout, size_t blk_lo, size_t blk
        * padding lanes of a last block repeat its first element) */
       const size_t cand_det = cls == FEINT_SHAPE_DEGENERATE ? e : SIZE_MAX;
       const size_t cand_rescale = cls == FEINT_SHAPE_RESCALE ? e : SIZE_MAX;
-      const int affine = et != FEINT_PRISM6 || !check_affine || prism_is_affine(x);
+      const int affine = !check_affine || et == FEINT_TET4 ||
+                         (et == FEINT_PRISM6 ? prism_is_affine(x) : hex_is_affine(x));
       const size_t cand_affine = affine ? SIZE_MAX : e;
       bad_det = cand_det < bad_det ? cand_det : bad_det;
       bad_affine = cand_affine < bad_affine ? cand_affine : bad_affine;
@@ -98,8 +123,10 @@ void feint_geometry_scan(int element, int layout, size_t num_elem, const double 
 #endif
     if (element == FEINT_TET4)
       scan_range(FEINT_TET4, layout, lo, hi, num_elem, geometry, check_affine, &d, &a, &r);
-    else
+    else if (element == FEINT_PRISM6)
       scan_range(FEINT_PRISM6, layout, lo, hi, num_elem, geometry, check_affine, &d, &a, &r);
+    else
+      scan_range(FEINT_HEX8, layout, lo, hi, num_elem, geometry, check_affine, &d, &a, &r);
 #pragma omp critical(feint_geometry_scan)
     {
       bad_det = d < bad_det ? d : bad_det;

@@ -253,9 +253,9 @@ static void check_sizes_and_layouts(void) {
                FEINT_ERR_BAD_SIZE, "whole blocks");
   CHECK_STATUS(feint_array_len(FEINT_TET4, FEINT_POISSON, FEINT_ARRAY_A, (feint_layout)2, 1, &len),
                FEINT_ERR_OUT_OF_RANGE, "layout = 2");
-  CHECK_STATUS(feint_array_len((feint_element)2, FEINT_POISSON, FEINT_ARRAY_A,
+  CHECK_STATUS(feint_array_len(FEINT_ELEMENT_COUNT, FEINT_POISSON, FEINT_ARRAY_A,
                                FEINT_LAYOUT_NATURAL, 1, &len),
-               FEINT_ERR_OUT_OF_RANGE, "element = 2");
+               FEINT_ERR_OUT_OF_RANGE, "element = 3");
   CHECK_STATUS(feint_array_len(FEINT_TET4, FEINT_POISSON, (feint_array)4, FEINT_LAYOUT_NATURAL, 1,
                                &len),
                FEINT_ERR_OUT_OF_RANGE, "array = 4");
@@ -349,7 +349,7 @@ static void check_introspection(void) {
                "variant = -1");
   CHECK_STATUS(feint_variant_get_info(FEINT_QSS_GEO_LINEAR, NULL), FEINT_ERR_NULL_ARG, "info");
   CHECK_STATUS(feint_element_get_info(FEINT_ELEMENT_COUNT, &ei), FEINT_ERR_OUT_OF_RANGE,
-               "element = 2");
+               "element = 3");
   CHECK_STATUS(feint_element_get_info((feint_element)-1, &ei), FEINT_ERR_OUT_OF_RANGE,
                "element = -1");
   CHECK_STATUS(feint_element_get_info(FEINT_TET4, NULL), FEINT_ERR_NULL_ARG, "info");
@@ -358,8 +358,8 @@ static void check_introspection(void) {
 
   const double xi[3] = {0.25, 0.25, 0.25};
   double phi[FEINT_MAX_NODES], dphi[FEINT_MAX_NODES][3];
-  CHECK_STATUS(feint_element_eval((feint_element)2, xi, phi, dphi), FEINT_ERR_OUT_OF_RANGE,
-               "element = 2");
+  CHECK_STATUS(feint_element_eval(FEINT_ELEMENT_COUNT, xi, phi, dphi), FEINT_ERR_OUT_OF_RANGE,
+               "element = 3");
   CHECK_STATUS(feint_element_eval(FEINT_TET4, NULL, phi, dphi), FEINT_ERR_NULL_ARG, "xi");
   CHECK_STATUS(feint_element_eval(FEINT_TET4, xi, NULL, dphi), FEINT_ERR_NULL_ARG, "phi");
   CHECK_STATUS(feint_element_eval(FEINT_TET4, xi, phi, NULL), FEINT_SUCCESS, NULL);

@@ -1,4 +1,4 @@
-/* t101_reference_elements: shape functions of tet4 and prism6 — documented nodes, partition of unity, zero-sum gradients, Kronecker property, tables = feint_element_eval, gradients = central differences. */
+/* t101_reference_elements: shape functions of tet4, prism6 and hex8 — documented nodes, partition of unity, zero-sum gradients, Kronecker property, tables = feint_element_eval, gradients = central differences. */
 #include "test_util.h"
 
 /* Round-off model of one shape-function value.  tet4: phi = 1 - x - y - z
@@ -8,7 +8,10 @@
  * |phi~ - phi| <= PHI_OPS eps phi_scale(xi) with
  *   tet4:   phi_scale = 1 + |x| + |y| + |z|
  *   prism6: phi_scale = (1 + |x| + |y|) (1 + |z|)  (>= |L| 2|H|, the sizes of
- *           the intermediate results). */
+ *           the intermediate results).
+ *   hex8:   phi = F(x) F(y) F(z), F(t) = 0.5 (1 +- t) (1 addition, the
+ *           sign and the 0.5 exact), 2 multiplications: 5 roundings,
+ *           phi_scale = (1 + |x|)(1 + |y|)(1 + |z|). */
 #define PHI_OPS 5.0
 /* Safety factor on the first-order bounds above (they are worst cases; the
  * factor covers the second-order terms, not sloppiness). */
@@ -16,6 +19,7 @@
 
 static double phi_scale(feint_element el, const double xi[3]) {
   if (el == FEINT_TET4) return 1.0 + fabs(xi[0]) + fabs(xi[1]) + fabs(xi[2]);
+  if (el == FEINT_HEX8) return (1.0 + fabs(xi[0])) * (1.0 + fabs(xi[1])) * (1.0 + fabs(xi[2]));
   return (1.0 + fabs(xi[0]) + fabs(xi[1])) * (1.0 + fabs(xi[2]));
 }
 
@@ -23,10 +27,13 @@ static double phi_scale(feint_element el, const double xi[3]) {
 static const double tet_nodes[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 static const double prism_nodes[6][3] = {{0, 0, -1}, {1, 0, -1}, {0, 1, -1},
                                          {0, 0, 1},  {1, 0, 1},  {0, 1, 1}};
+/* Gmsh/VTK order: bottom face counter-clockwise, top face above it */
+static const double hex_nodes[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                       {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 
 static void check_info(feint_element el, const feint_element_info *ei) {
-  const int expect_nodes = el == FEINT_TET4 ? 4 : 6;
-  const double expect_volume = el == FEINT_TET4 ? 1.0 / 6.0 : 1.0;
+  const int expect_nodes = el == FEINT_TET4 ? 4 : el == FEINT_PRISM6 ? 6 : 8;
+  const double expect_volume = el == FEINT_TET4 ? 1.0 / 6.0 : el == FEINT_PRISM6 ? 1.0 : 8.0;
   CHECK(ei->num_nodes == expect_nodes && ei->num_qpts >= 1 && ei->num_qpts <= FEINT_MAX_QPTS &&
             ei->num_nodes <= FEINT_MAX_NODES,
         "%s: num_nodes %d num_qpts %d", ei->name, ei->num_nodes, ei->num_qpts);
@@ -35,7 +42,7 @@ static void check_info(feint_element el, const feint_element_info *ei) {
   CHECK(ei->ref_volume == expect_volume, "%s: ref_volume %.17g, expected %.17g", ei->name,
         ei->ref_volume, expect_volume);
   CHECK(ei->qdeg >= 2, "%s: qdeg %d < 2 (a P1 mass matrix needs degree 2)", ei->name, ei->qdeg);
-  const double(*doc)[3] = el == FEINT_TET4 ? tet_nodes : prism_nodes;
+  const double(*doc)[3] = el == FEINT_TET4 ? tet_nodes : el == FEINT_PRISM6 ? prism_nodes : hex_nodes;
   for (int n = 0; n < ei->num_nodes; n++)
     for (int a = 0; a < 3; a++)
       CHECK(ei->nodes[n][a] == doc[n][a], "%s: node %d coordinate %d = %g, documented %g",
@@ -97,9 +104,9 @@ static void check_tables(feint_element el, const feint_element_info *ei) {
   }
 }
 
-/* Central differences.  Every shape function of both elements is affine in
+/* Central differences.  Every shape function of every element is affine in
  * each coordinate separately (tet4: linear; prism6: L(x,y) H(z) with L
- * linear in x and y, H linear in z), so the truncation error of
+ * linear in x and y, H linear in z; hex8: trilinear), so the truncation error of
  * (phi(xi + h e_a) - phi(xi - h e_a)) / (2h), which is h^2/6 times the third
  * derivative, is exactly zero.  Only round-off remains: with h a power of
  * two and xi on the grid of multiples of h, xi +- h e_a is exact, the two
@@ -135,9 +142,11 @@ static void random_point(feint_element el, test_rng *rng, double spread, double 
   for (;;) {
     for (int a = 0; a < 3; a++) xi[a] = test_rng_uniform(rng, -spread, 1.0 + spread);
     if (el == FEINT_PRISM6) xi[2] = 2.0 * xi[2] - 1.0;
+    if (el == FEINT_HEX8)
+      for (int a = 0; a < 3; a++) xi[a] = 2.0 * xi[a] - 1.0;
     for (int a = 0; a < 3; a++) xi[a] = ldexp(round(ldexp(xi[a], 10)), -10);
     if (spread > 0.0) return; /* outside points welcome */
-    const double s = el == FEINT_TET4 ? xi[0] + xi[1] + xi[2] : xi[0] + xi[1];
+    const double s = el == FEINT_TET4 ? xi[0] + xi[1] + xi[2] : el == FEINT_PRISM6 ? xi[0] + xi[1] : 0.0;
     if (s <= 1.0) return;
   }
 }

@@ -10,7 +10,8 @@ static void check_box_mesh(feint_element el, feint_perturb perturb) {
   const size_t nx = 5, ny = 4, nz = 3;
   feint_mesh m;
   CHECK_STATUS(feint_mesh_box_create(el, nx, ny, nz, perturb, 0.15, 99, &m), FEINT_SUCCESS, NULL);
-  const size_t per_cell = el == FEINT_TET4 ? 6 : 2, ns = el == FEINT_TET4 ? 4 : 6;
+  const size_t per_cell = el == FEINT_TET4 ? 6 : el == FEINT_PRISM6 ? 2 : 1;
+  const size_t ns = el == FEINT_TET4 ? 4 : el == FEINT_PRISM6 ? 6 : 8;
   CHECK(m.num_vertices == 6 * 5 * 4, "num_vertices = %zu, expected 120", m.num_vertices);
   CHECK(m.num_elem == per_cell * nx * ny * nz, "num_elem = %zu", m.num_elem);
   CHECK(m.owns_arrays == 1 && m.elem_tags == NULL && m.element == el, "mesh fields");
@@ -40,8 +41,9 @@ static void check_box_mesh(feint_element el, feint_perturb perturb) {
     CHECK(mesh_elem_volume(&m, e, NULL) > 0, "element %zu has non-positive volume", e);
   CHECK_CLOSE(mesh_volume(&m, &scale), 1.0, 16.0 + (double)m.num_elem, scale, 1.0, "box volume");
   /* boundary faces */
-  const size_t expect_faces = el == FEINT_TET4 ? 4 * (nx * ny + ny * nz + nx * nz)
-                                               : 4 * nx * ny + 2 * (ny * nz + nx * nz);
+  const size_t expect_faces = el == FEINT_TET4     ? 4 * (nx * ny + ny * nz + nx * nz)
+                              : el == FEINT_PRISM6 ? 4 * nx * ny + 2 * (ny * nz + nx * nz)
+                                                   : 2 * (nx * ny + ny * nz + nx * nz);
   CHECK(m.num_faces == expect_faces, "num_faces = %zu, expected %zu", m.num_faces, expect_faces);
   double area[7] = {0};
   for (size_t f = 0; f < m.num_faces; f++) {
@@ -53,7 +55,8 @@ static void check_box_mesh(feint_element el, feint_perturb perturb) {
     const int a = (tag - 1) / 2;
     const double plane = (tag - 1) % 2;
     const int nv = m.faces[4 * f + 3] == FEINT_NO_VERTEX ? 3 : 4;
-    CHECK(nv == (el == FEINT_TET4 || a == 2 ? 3 : 4), "face %zu has %d vertices", f, nv);
+    CHECK(nv == (el == FEINT_HEX8 ? 4 : el == FEINT_TET4 || a == 2 ? 3 : 4),
+          "face %zu has %d vertices", f, nv);
     for (int i = 0; i < nv; i++)
       CHECK(m.coords[3 * (size_t)m.faces[4 * f + (size_t)i] + (size_t)a] == plane,
             "face %zu (tag %d) vertex off its plane", f, tag);

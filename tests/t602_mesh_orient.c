@@ -13,11 +13,11 @@ static void check_every_second_inverted(feint_element el) {
   feint_mesh m;
   CHECK_STATUS(feint_mesh_box_create(el, 4, 5, 3, FEINT_PERTURB_GENERAL, 0.15, 5, &m),
                FEINT_SUCCESS, NULL);
-  const size_t ns = el == FEINT_TET4 ? 4 : 6, ne = m.num_elem;
+  const size_t ns = el == FEINT_TET4 ? 4 : el == FEINT_PRISM6 ? 6 : 8, ne = m.num_elem;
   uint32_t *orig = malloc(ne * ns * sizeof *orig);
   memcpy(orig, m.conn, ne * ns * sizeof *orig);
   /* invert every second element by a reflection other than the one the fix
-   * uses: tets swap nodes 0 and 3, prisms swap their bottom and top */
+   * uses: tets swap nodes 0 and 3, prisms and hexes swap their bottom and top */
   for (size_t e = 1; e < ne; e += 2) {
     uint32_t *v = m.conn + e * ns;
     if (el == FEINT_TET4) {
@@ -25,10 +25,10 @@ static void check_every_second_inverted(feint_element el) {
       v[0] = v[3];
       v[3] = t;
     } else
-      for (int i = 0; i < 3; i++) {
+      for (size_t i = 0; i < ns / 2; i++) {
         const uint32_t t = v[i];
-        v[i] = v[i + 3];
-        v[i + 3] = t;
+        v[i] = v[i + ns / 2];
+        v[i + ns / 2] = t;
       }
   }
   for (size_t e = 0; e < ne; e++) {
@@ -59,8 +59,8 @@ static void check_every_second_inverted(feint_element el) {
   /* the fixed elements pass feint_integrate's validation pass */
   size_t len;
   feint_array_len(el, FEINT_POISSON, FEINT_ARRAY_GEOMETRY, FEINT_LAYOUT_NATURAL, ne, &len);
-  double *geo = malloc(len * sizeof *geo), *coef = calloc(ne * 6, sizeof *coef);
-  double *A = malloc(ne * 36 * sizeof *A), *b = malloc(ne * 6 * sizeof *b);
+  double *geo = malloc(len * sizeof *geo), *coef = calloc(ne * ns, sizeof *coef);
+  double *A = malloc(ne * ns * ns * sizeof *A), *b = malloc(ne * ns * sizeof *b);
   CHECK_STATUS(feint_mesh_gather_geometry(&m, FEINT_LAYOUT_NATURAL, geo), FEINT_SUCCESS, NULL);
   const feint_integrate_desc d = {el, FEINT_POISSON, FEINT_QSS_GEO_GENERIC, FEINT_LAYOUT_NATURAL,
                                   FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};

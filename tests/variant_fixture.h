@@ -1,6 +1,6 @@
 /* variant_fixture.h - the data of the variant tests (t301, t502): for one
  * case, >= 10,000 distinct perturbed elements (a generally perturbed mesh for
- * geo_generic, an affine-perturbed one for geo_linear prisms) with random
+ * geo_generic, an affine-perturbed one for geo_linear prisms and hexahedra) with random
  * coefficients, in both layouts, the serial reference with its round-off
  * scales, and the comparison of an output with it.
  *
@@ -23,6 +23,7 @@
 
 #define FIXTURE_CELLS_TET 12   /* 6 * 12^3 = 10368 tetrahedra */
 #define FIXTURE_CELLS_PRISM 18 /* 2 * 18 * 18 * 16 = 10368 prisms */
+#define FIXTURE_CELLS_HEX 22   /* 22^3 = 10648 hexahedra */
 #define FIXTURE_SENTINEL -777.0
 
 typedef struct {
@@ -53,8 +54,10 @@ static inline void fixture_setup(fixture *f, feint_element el, feint_problem pb)
   f->el = el;
   f->pb = pb;
   feint_element_get_info(el, &f->ei);
-  const size_t cells = el == FEINT_TET4 ? FIXTURE_CELLS_TET : FIXTURE_CELLS_PRISM;
-  const size_t nz = el == FEINT_TET4 ? cells : 16;
+  const size_t cells = el == FEINT_TET4     ? FIXTURE_CELLS_TET
+                       : el == FEINT_PRISM6 ? FIXTURE_CELLS_PRISM
+                                            : FIXTURE_CELLS_HEX;
+  const size_t nz = el == FEINT_PRISM6 ? 16 : cells;
   size_t mesh_elem;
   feint_mesh_box_count(el, cells, cells, nz, &mesh_elem);
   f->num_elem = mesh_elem - 3; /* a partial last block */
@@ -95,11 +98,12 @@ static inline void fixture_setup(fixture *f, feint_element el, feint_problem pb)
   f->b_nat = fixture_alloc(f->num_elem * f->nb);
 }
 
-/* The mesh a variant integrates: the affine one for geo_linear prisms. */
+/* The mesh a variant integrates: the affine one for geo_linear prisms and
+ * hexahedra. */
 static inline int fixture_mesh(const fixture *f, feint_variant v) {
   feint_variant_info vi;
   feint_variant_get_info(v, &vi);
-  return vi.geo_linear && f->el == FEINT_PRISM6 ? 1 : 0;
+  return vi.geo_linear && f->el != FEINT_TET4 ? 1 : 0;
 }
 
 /* Outputs (blocked size) filled with the sentinel before a call. */

@@ -74,14 +74,12 @@ void FEINT_VFN(feint_variant_, _host)(const feint_kernel_args *ka) {
   FEINT_OMP(parallel)
   {
     /* literal arguments: one fully specialised loop nest per case */
-    if (ka->element == FEINT_TET4 && ka->problem == FEINT_POISSON)
-      FEINT_VFN(feint_case_, _host)(ka, FEINT_TET4, FEINT_POISSON);
-    else if (ka->element == FEINT_TET4)
-      FEINT_VFN(feint_case_, _host)(ka, FEINT_TET4, FEINT_CONVDIFF);
-    else if (ka->problem == FEINT_POISSON)
-      FEINT_VFN(feint_case_, _host)(ka, FEINT_PRISM6, FEINT_POISSON);
-    else
-      FEINT_VFN(feint_case_, _host)(ka, FEINT_PRISM6, FEINT_CONVDIFF);
+#define FEINT_HOST_CASE(ET, PB)                                   \
+  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB)     \
+    FEINT_VFN(feint_case_, _host)(ka, FEINT_##ET, FEINT_##PB);    \
+  else
+    FEINT_FOR_EACH_CASE(FEINT_HOST_CASE) {}
+#undef FEINT_HOST_CASE
   }
 }
 

@@ -166,12 +166,10 @@ void FEINT_VFN(feint_variant_, _device)(const feint_kernel_args *ka, int device,
   const int lin = ka->layout_in, lout = ka->layout_out;
   int fallback_teams = omp_get_num_procs() / FEINT_FALLBACK_THREADS;
   if (fallback_teams < 1) fallback_teams = 1;
-  if (ka->element == FEINT_TET4 && ka->problem == FEINT_POISSON)
-    FEINT_DEVICE_CASE(TET4, POISSON);
-  else if (ka->element == FEINT_TET4)
-    FEINT_DEVICE_CASE(TET4, CONVDIFF);
-  else if (ka->problem == FEINT_POISSON)
-    FEINT_DEVICE_CASE(PRISM6, POISSON);
+#define FEINT_DEVICE_CASE_IF(ET, PB)                          \
+  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB) \
+    FEINT_DEVICE_CASE(ET, PB);                                \
   else
-    FEINT_DEVICE_CASE(PRISM6, CONVDIFF);
+  FEINT_FOR_EACH_CASE(FEINT_DEVICE_CASE_IF) {}
+#undef FEINT_DEVICE_CASE_IF
 }

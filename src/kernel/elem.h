@@ -83,18 +83,60 @@ static const double feint_prism6_dphi[FEINT_MAX_QPTS][FEINT_MAX_NODES][3] = {
 static const double feint_prism6_nodes[FEINT_MAX_NODES][3] = {
     {0, 0, -1}, {1, 0, -1}, {0, 1, -1}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
 
+/* ---- Trilinear hexahedron on [-1,1]^3, Gmsh/VTK node order: node n has
+ * corner signs (sx, sy, sz) = bottom face (-,-) (+,-) (+,+) (-,+) for
+ * n & 3 = 0..3, sz = - for n < 4, + for n >= 4;
+ * phi_n = (1 + sx x)(1 + sy y)(1 + sz z) / 8.
+ * 2x2x2 Gauss rule: point q = i + 2j + 4k at (g_i, g_j, g_k), g_0 = -1/sqrt3,
+ * g_1 = +1/sqrt3, weight 1 each (degree 3 in each variable).  Every table
+ * entry is nonzero: (1 +- g)/2 factors, no zeros or ones to fold. */
+#define FEINT_HEX_SX(n) (((n) & 3) == 1 || ((n) & 3) == 2 ? 1.0 : -1.0)
+#define FEINT_HEX_SY(n) (((n) & 3) >= 2 ? 1.0 : -1.0)
+#define FEINT_HEX_SZ(n) ((n) >= 4 ? 1.0 : -1.0)
+#define FEINT_HEX_G(i) ((i) == 0 ? -FEINT_PR_G : FEINT_PR_G)
+#define FEINT_HEX_QX(q) FEINT_HEX_G((q) & 1)
+#define FEINT_HEX_QY(q) FEINT_HEX_G(((q) >> 1) & 1)
+#define FEINT_HEX_QZ(q) FEINT_HEX_G((q) >> 2)
+#define FEINT_HEX_F(s, t) (0.5 * (1.0 + (s) * (t))) /* 1D factor (1 + s t) / 2 */
+#define FEINT_HEX_PHI_AT(n, x, y, z) \
+  (FEINT_HEX_F(FEINT_HEX_SX(n), x) * FEINT_HEX_F(FEINT_HEX_SY(n), y) * FEINT_HEX_F(FEINT_HEX_SZ(n), z))
+#define FEINT_HEX_DPHI_AT(n, x, y, z)                                                    \
+  {0.5 * FEINT_HEX_SX(n) * FEINT_HEX_F(FEINT_HEX_SY(n), y) * FEINT_HEX_F(FEINT_HEX_SZ(n), z), \
+   0.5 * FEINT_HEX_SY(n) * FEINT_HEX_F(FEINT_HEX_SX(n), x) * FEINT_HEX_F(FEINT_HEX_SZ(n), z), \
+   0.5 * FEINT_HEX_SZ(n) * FEINT_HEX_F(FEINT_HEX_SX(n), x) * FEINT_HEX_F(FEINT_HEX_SY(n), y)}
+#define FEINT_HEX_PHI(q, n) FEINT_HEX_PHI_AT(n, FEINT_HEX_QX(q), FEINT_HEX_QY(q), FEINT_HEX_QZ(q))
+#define FEINT_HEX_DPHI(q, n) FEINT_HEX_DPHI_AT(n, FEINT_HEX_QX(q), FEINT_HEX_QY(q), FEINT_HEX_QZ(q))
+#define FEINT_HEX_ROW(M, q) {M(q, 0), M(q, 1), M(q, 2), M(q, 3), M(q, 4), M(q, 5), M(q, 6), M(q, 7)}
+#define FEINT_HEX_QPT(q) {FEINT_HEX_QX(q), FEINT_HEX_QY(q), FEINT_HEX_QZ(q)}
+#define FEINT_HEX_ROWS(M) \
+  {FEINT_HEX_ROW(M, 0), FEINT_HEX_ROW(M, 1), FEINT_HEX_ROW(M, 2), FEINT_HEX_ROW(M, 3), \
+   FEINT_HEX_ROW(M, 4), FEINT_HEX_ROW(M, 5), FEINT_HEX_ROW(M, 6), FEINT_HEX_ROW(M, 7)}
+
+static const double feint_hex8_qpts[FEINT_MAX_QPTS][3] = {
+    FEINT_HEX_QPT(0), FEINT_HEX_QPT(1), FEINT_HEX_QPT(2), FEINT_HEX_QPT(3),
+    FEINT_HEX_QPT(4), FEINT_HEX_QPT(5), FEINT_HEX_QPT(6), FEINT_HEX_QPT(7)};
+static const double feint_hex8_qwts[FEINT_MAX_QPTS] = {1, 1, 1, 1, 1, 1, 1, 1};
+static const double feint_hex8_phi[FEINT_MAX_QPTS][FEINT_MAX_NODES] = FEINT_HEX_ROWS(FEINT_HEX_PHI);
+static const double feint_hex8_dphi[FEINT_MAX_QPTS][FEINT_MAX_NODES][3] =
+    FEINT_HEX_ROWS(FEINT_HEX_DPHI);
+static const double feint_hex8_nodes[FEINT_MAX_NODES][3] = {
+    {-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+    {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+
 /* ---- Accessors.  `et` is a feint_element; inside the kernels it is a
  * compile-time constant, so every call folds to a literal. */
-FEINT_INLINE int feint_elem_nodes(int et) { return et == FEINT_TET4 ? 4 : 6; }
-FEINT_INLINE int feint_elem_qpts(int et) { return et == FEINT_TET4 ? 4 : 6; }
+FEINT_INLINE int feint_elem_nodes(int et) { return et == FEINT_TET4 ? 4 : et == FEINT_PRISM6 ? 6 : 8; }
+FEINT_INLINE int feint_elem_qpts(int et) { return et == FEINT_TET4 ? 4 : et == FEINT_PRISM6 ? 6 : 8; }
 FEINT_INLINE double feint_elem_qwt(int et, int q) {
-  return et == FEINT_TET4 ? feint_tet4_qwts[q] : feint_prism6_qwts[q];
+  return et == FEINT_TET4 ? feint_tet4_qwts[q] : et == FEINT_PRISM6 ? feint_prism6_qwts[q] : feint_hex8_qwts[q];
 }
 FEINT_INLINE double feint_elem_phi(int et, int q, int n) {
-  return et == FEINT_TET4 ? feint_tet4_phi[q][n] : feint_prism6_phi[q][n];
+  return et == FEINT_TET4 ? feint_tet4_phi[q][n] : et == FEINT_PRISM6 ? feint_prism6_phi[q][n] : feint_hex8_phi[q][n];
 }
 FEINT_INLINE double feint_elem_dphi(int et, int q, int n, int d) {
-  return et == FEINT_TET4 ? feint_tet4_dphi[q][n][d] : feint_prism6_dphi[q][n][d];
+  return et == FEINT_TET4     ? feint_tet4_dphi[q][n][d]
+         : et == FEINT_PRISM6 ? feint_prism6_dphi[q][n][d]
+                              : feint_hex8_dphi[q][n][d];
 }
 
 /* Value and reference gradient of shape function n at an arbitrary point
@@ -103,11 +145,15 @@ FEINT_INLINE void feint_elem_eval(int et, int n, const double xi[3], double *phi
   if (et == FEINT_TET4) {
     *phi = FEINT_TET_L(n, xi[0], xi[1], xi[2]);
     for (int d = 0; d < 3; d++) dphi[d] = FEINT_TET_LD(n, d);
-  } else {
+  } else if (et == FEINT_PRISM6) {
     *phi = FEINT_PR_L(n % 3, xi[0], xi[1]) * FEINT_PR_H(n / 3, xi[2]);
     dphi[0] = FEINT_PR_LX(n % 3) * FEINT_PR_H(n / 3, xi[2]);
     dphi[1] = FEINT_PR_LY(n % 3) * FEINT_PR_H(n / 3, xi[2]);
     dphi[2] = FEINT_PR_L(n % 3, xi[0], xi[1]) * FEINT_PR_HZ(n / 3);
+  } else {
+    const double d[3] = FEINT_HEX_DPHI_AT(n, xi[0], xi[1], xi[2]);
+    *phi = FEINT_HEX_PHI_AT(n, xi[0], xi[1], xi[2]);
+    for (int a = 0; a < 3; a++) dphi[a] = d[a];
   }
 }
 

@@ -17,6 +17,13 @@
 
 FEINT_DECLARE_TARGET_BEGIN
 
+/* Every case (element x problem) feint compiles, as X(ELEMENT, PROBLEM) with
+ * the enum names less their FEINT_ prefix; the drivers expand it into one
+ * fully specialised instantiation per case. */
+#define FEINT_FOR_EACH_CASE(X)                                               \
+  X(TET4, POISSON) X(TET4, CONVDIFF) X(PRISM6, POISSON) X(PRISM6, CONVDIFF) \
+  X(HEX8, POISSON) X(HEX8, CONVDIFF)
+
 /* Coefficient doubles per element: Poisson one f per quadrature point,
  * conv-diff 16 c^{ij} + 4 d^i. */
 #define FEINT_CONVDIFF_COEFFS 20

@@ -38,6 +38,7 @@ static double hash_uniform(unsigned long long seed, uint64_t key) {
 }
 
 typedef struct {
+  feint_element element;
   size_t nx, ny, nz;
   feint_perturb perturb;
   double amplitude;
@@ -52,7 +53,9 @@ static double vertex_coord(const box_mesh *m, size_t i, size_t j, size_t k, int 
   if (m->perturb == FEINT_PERTURB_NONE || idx[a] == 0 || idx[a] == n[a]) return x;
   /* interior in direction a: move along a only (keeps the box faces flat) */
   uint64_t key;
-  if (m->perturb == FEINT_PERTURB_AFFINE)
+  if (m->perturb == FEINT_PERTURB_AFFINE && m->element == FEINT_HEX8)
+    key = ((uint64_t)idx[a] << 40) + (uint64_t)a; /* per grid plane: boxes */
+  else if (m->perturb == FEINT_PERTURB_AFFINE)
     key = a < 2 ? (uint64_t)(i * (m->ny + 1) + j) * 4 + (uint64_t)a /* per column */
                 : ((uint64_t)k << 40) + 3;                            /* per layer */
   else
@@ -66,7 +69,7 @@ feint_status feint_mesh_box_count(feint_element element, size_t nx, size_t ny, s
   FEINT_CHECK_ENUM(element, FEINT_ELEMENT_COUNT, "element", "feint_element");
   FEINT_CHECK(nx > 0 && ny > 0 && nz > 0, FEINT_ERR_BAD_SIZE,
               "nx, ny, nz = %zu, %zu, %zu; each must be at least 1", nx, ny, nz);
-  const size_t per_cell = element == FEINT_TET4 ? 6 : 2;
+  const size_t per_cell = element == FEINT_TET4 ? 6 : element == FEINT_PRISM6 ? 2 : 1;
   FEINT_CHECK(nx <= SIZE_MAX / ny && nx * ny <= SIZE_MAX / nz &&
                   nx * ny * nz <= SIZE_MAX / per_cell / 64,
               FEINT_ERR_BAD_SIZE, "nx * ny * nz = %zu x %zu x %zu cells overflow size_t", nx, ny,
@@ -93,7 +96,7 @@ static feint_status box_check_args(feint_element element, size_t nx, size_t ny, 
 static const int kuhn_perm[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
 
 /* Grid indices corner[n][0..2] of node n of element t (0 <= t < 6 tets, 2
- * prisms) of cell (i, j, k). */
+ * prisms, 1 hexahedron) of cell (i, j, k). */
 static void box_element_corners(feint_element element, size_t i, size_t j, size_t k, int t,
                                 size_t corner[FEINT_MAX_NODES][3]) {
   if (element == FEINT_TET4) {
@@ -109,6 +112,15 @@ static void box_element_corners(feint_element element, size_t i, size_t j, size_
         corner[1][a] = corner[2][a];
         corner[2][a] = tmp;
       }
+  } else if (element == FEINT_HEX8) {
+    /* Gmsh/VTK order: bottom face counter-clockwise, then the top face */
+    static const int quad[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    (void)t;
+    for (int nd = 0; nd < 8; nd++) {
+      corner[nd][0] = i + (size_t)quad[nd & 3][0];
+      corner[nd][1] = j + (size_t)quad[nd & 3][1];
+      corner[nd][2] = k + (size_t)(nd >> 2);
+    }
   } else {
     /* triangles (00,10,11) and (00,11,01) of the xy square, counter-clockwise */
     static const int tri[2][3][2] = {{{0, 0}, {1, 0}, {1, 1}}, {{0, 0}, {1, 1}, {0, 1}}};
@@ -125,6 +137,8 @@ static void box_element_corners(feint_element element, size_t i, size_t j, size_
 static const int tet_faces[4][4] = {{1, 2, 3, -1}, {0, 2, 3, -1}, {0, 1, 3, -1}, {0, 1, 2, -1}};
 static const int prism_faces[5][4] = {
     {0, 1, 2, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}};
+static const int hex_faces[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
+                                    {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
 
 /* Boundary tag of a local face (1 + 2 axis + side: 1 x=0, 2 x=1, 3 y=0,
  * 4 y=1, 5 z=0, 6 z=1), 0 if the face is interior. */
@@ -157,11 +171,12 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
   const size_t n[3] = {nx, ny, nz};
   /* boundary faces: per box face of cells, 2 triangles (tets; and prism
    * tops/bottoms) or 1 quad (prism sides) */
-  const size_t num_faces = element == FEINT_TET4 ? 4 * (nx * ny + ny * nz + nx * nz)
-                                                 : 4 * nx * ny + 2 * (ny * nz + nx * nz);
+  const size_t num_faces = element == FEINT_TET4     ? 4 * (nx * ny + ny * nz + nx * nz)
+                           : element == FEINT_PRISM6 ? 4 * nx * ny + 2 * (ny * nz + nx * nz)
+                                                     : 2 * (nx * ny + ny * nz + nx * nz);
   feint_mesh m;
   FEINT_CALL(feint_mesh_alloc(element, num_vertices, num_elem, 0, num_faces, &m));
-  const box_mesh bm = {nx, ny, nz, perturb, amplitude, seed};
+  const box_mesh bm = {element, nx, ny, nz, perturb, amplitude, seed};
 
 #pragma omp parallel for schedule(static)
   for (size_t v = 0; v < num_vertices; v++) {
@@ -169,7 +184,8 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
     for (int a = 0; a < 3; a++) m.coords[3 * v + (size_t)a] = vertex_coord(&bm, i, j, k, a);
   }
 
-  const int ns = element == FEINT_TET4 ? 4 : 6, per_cell = element == FEINT_TET4 ? 6 : 2;
+  const int ns = feint_mesh_nodes_per_elem(element);
+  const int per_cell = element == FEINT_TET4 ? 6 : element == FEINT_PRISM6 ? 2 : 1;
   const size_t num_cells = nx * ny * nz;
 #pragma omp parallel for schedule(static)
   for (size_t cell = 0; cell < num_cells; cell++) {
@@ -185,7 +201,7 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
 
   /* boundary faces, in element order (serial: a boundary cell is rare) */
   size_t f = 0;
-  const int nfl = element == FEINT_TET4 ? 4 : 5;
+  const int nfl = element == FEINT_TET4 ? 4 : element == FEINT_PRISM6 ? 5 : 6;
   for (size_t cell = 0; cell < num_cells; cell++) {
     const size_t i = cell % nx, j = (cell / nx) % ny, k = cell / (nx * ny);
     if (i != 0 && j != 0 && k != 0 && i != nx - 1 && j != ny - 1 && k != nz - 1) continue;
@@ -194,7 +210,9 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
       box_element_corners(element, i, j, k, t, corner);
       const uint32_t *c = m.conn + (cell * (size_t)per_cell + (size_t)t) * (size_t)ns;
       for (int lf = 0; lf < nfl; lf++) {
-        const int *face = element == FEINT_TET4 ? tet_faces[lf] : prism_faces[lf];
+        const int *face = element == FEINT_TET4     ? tet_faces[lf]
+                          : element == FEINT_PRISM6 ? prism_faces[lf]
+                                                    : hex_faces[lf];
         const int tag = box_face_tag(corner, face, n);
         if (!tag) continue;
         for (int v = 0; v < 4; v++) m.faces[4 * f + (size_t)v] = face[v] >= 0 ? c[face[v]] : FEINT_NO_VERTEX;

@@ -11,6 +11,8 @@
  * reordering fixes.  The reflections map each element's quadrature point set
  * onto itself, so a fixed element has det J > 0 at every quadrature point:
  *   tet4   : swap nodes 1 and 2 (reference x <-> y);
+ *   hex8   : swap 1 <-> 3 and 5 <-> 7 (x <-> y; the 2x2x2 Gauss points map
+ *            onto themselves);
  *   prism6 : swap 1 <-> 2 and 4 <-> 5 (x <-> y in both triangles, which keeps
  *            the bottom and top triangles where they are).
  */
@@ -24,6 +26,7 @@
 static const int orient_swaps[FEINT_ELEMENT_COUNT][5] = {
     [FEINT_TET4] = {1, 2, -1},
     [FEINT_PRISM6] = {1, 2, 4, 5, -1},
+    [FEINT_HEX8] = {1, 3, 5, 7, -1},
 };
 
 /* +1 fine, -1 inverted, 0 degenerate. */
