@@ -215,7 +215,7 @@ static void case_setup(case_data *cd, feint_element el, feint_problem pb, size_t
   memset(cd, 0, sizeof *cd);
   cd->el = el;
   cd->pb = pb;
-  const double per_cell = el == FEINT_TET4 ? 6.0 : 2.0;
+  const double per_cell = el == FEINT_TET4 ? 6.0 : el == FEINT_PRISM6 ? 2.0 : 1.0;
   size_t n = (size_t)ceil(cbrt((double)min_elem / per_cell));
   for (;;) {
     if (feint_mesh_box_count(el, n, n, n, &cd->num_elem) != FEINT_SUCCESS) {
@@ -420,9 +420,9 @@ static int time_row(const options *o, const probe *p, const case_data *cd, resul
   return 0;
 }
 
-/* The mesh a variant integrates: the affine one for geo_linear prisms. */
+/* The mesh a variant integrates: the affine one for geo_linear prisms and hexes. */
 static int variant_mesh(const case_data *cd, const feint_variant_info *vi) {
-  return vi->geo_linear && cd->el == FEINT_PRISM6 ? 1 : 0;
+  return vi->geo_linear && cd->el != FEINT_TET4 ? 1 : 0;
 }
 
 /* --target device: one configuration twice, kernels alone on device-resident
