@@ -512,9 +512,10 @@ static void print_ratios(const char *case_name, double t_min[2][FEINT_VARIANT_CO
   fflush(stdout);
 }
 
-/* The four cases' names, as --case takes them. */
+/* The cases' names, as --case takes them (element-major, as the loops). */
 static const char *const case_names[FEINT_ELEMENT_COUNT * FEINT_PROBLEM_COUNT] = {
-    "tet4-poisson", "tet4-convdiff", "prism6-poisson", "prism6-convdiff"};
+    "tet4-poisson", "tet4-convdiff", "prism6-poisson", "prism6-convdiff", "hex8-poisson",
+    "hex8-convdiff"};
 
 /* 1 if `name` is one of the comma-separated entries of list. */
 static int list_has(const char *list, const char *name) {
@@ -558,7 +559,7 @@ static double parse_seconds(const char *opt, const char *text, double lo, double
 static void usage(void) {
   fprintf(stderr,
           "usage: feint_bench [--elements N] [--reps R] [--budget SECONDS] [--csv FILE | --no-csv]\n"
-          "                   [--case tet4-poisson,prism6-convdiff,...] [--quick]\n"
+          "                   [--case tet4-poisson,hex8-convdiff,...] [--quick]\n"
           "                   [--target host|device]\n");
   exit(2);
 }
@@ -700,13 +701,14 @@ int main(int argc, char **argv) {
         const char *comma = strchr(c, ',');
         const size_t len = comma ? (size_t)(comma - c) : strlen(c);
         int known = 0;
-        for (int k = 0; k < 4; k++)
+        const int num_cases = (int)(sizeof case_names / sizeof case_names[0]);
+        for (int k = 0; k < num_cases; k++)
           known |= strlen(case_names[k]) == len && strncmp(c, case_names[k], len) == 0;
         if (!known) {
-          fprintf(stderr,
-                  "feint_bench: --case %s: \"%.*s\" is not a case (allowed, comma-separated: "
-                  "tet4-poisson, tet4-convdiff, prism6-poisson, prism6-convdiff)\n",
+          fprintf(stderr, "feint_bench: --case %s: \"%.*s\" is not a case (allowed, comma-separated:",
                   o.cases, (int)len, c);
+          for (int k = 0; k < num_cases; k++) fprintf(stderr, "%s %s", k ? "," : "", case_names[k]);
+          fprintf(stderr, ")\n");
           return 2;
         }
         if (comma == NULL) break;

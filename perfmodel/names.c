@@ -8,7 +8,7 @@
 
 
 
-static const char *const element_names[FEINT_ELEMENT_COUNT] = {"tet4", "prism6"};
+static const char *const element_names[FEINT_ELEMENT_COUNT] = {"tet4", "prism6", "hex8"};
 static const char *const problem_names[FEINT_PROBLEM_COUNT] = {"poisson", "convdiff"};
 static const char *const variant_names[FEINT_VARIANT_COUNT] = {
     "qss_geo_linear", "qss_geo_generic", "sqs_geo_linear",
@@ -52,8 +52,12 @@ feint_status feint_pm_element_parse(const char *name, feint_element *element) {
     *element = FEINT_PRISM6;
     return FEINT_SUCCESS;
   }
+  if (name_equal(name, "hex8") || name_equal(name, "hex")) {
+    *element = FEINT_HEX8;
+    return FEINT_SUCCESS;
+  }
   return feint_pm_error(FEINT_ERR_OUT_OF_RANGE, __func__,
-                        "element name \"%s\" unknown; allowed: tet4 (tetra), prism6 (prism)",
+                        "element name \"%s\" unknown; allowed: tet4 (tetra), prism6 (prism), hex8 (hex)",
                         name);
 }
 
