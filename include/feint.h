@@ -465,6 +465,54 @@ feint_status feint_mesh_read_msh(const char *path, feint_mesh *mesh);
  * NUL-terminated; it is copied).  Messages name the file "<buffer>". */
 feint_status feint_mesh_read_msh_buffer(const void *data, size_t size, feint_mesh *mesh);
 
+/* What feint_mesh_renumber renumbers (bit flags). */
+enum { FEINT_RENUMBER_VERTICES = 1u << 0, FEINT_RENUMBER_ELEMENTS = 1u << 1 };
+
+/* Renumber a mesh for locality, in place: vertices (FEINT_RENUMBER_VERTICES)
+ * in the order of their position along a Hilbert space-filling curve over
+ * the mesh's bounding box, elements (FEINT_RENUMBER_ELEMENTS) in the order
+ * of their centroids along the same curve (after the vertices, if both);
+ * ties keep the old order, so the result is deterministic.
+ * coords, conn (rows and vertex indices), elem_tags and the vertex indices
+ * of faces follow; faces keep their order; each element keeps its node order
+ * (and so its orientation).  Works on caller-owned meshes too (the arrays
+ * are rewritten, not replaced).
+ *  vertex_new_of_old : NULL or [num_vertices]: new index of old vertex v
+ *                      (identity if vertices are not renumbered), so vertex
+ *                      data moves as data_new[vertex_new_of_old[v]] =
+ *                      data_old[v].
+ *  elem_new_of_old   : NULL or [num_elem]: likewise for elements.
+ * Errors: those of feint_mesh_check, FEINT_ERR_OUT_OF_RANGE (unknown bits in
+ * what), FEINT_ERR_ALLOC (temporary arrays: about 16 bytes per vertex or
+ * element plus one copy of coords or conn); on error nothing is written. */
+feint_status feint_mesh_renumber(feint_mesh *mesh, unsigned what, uint32_t *vertex_new_of_old,
+                                 size_t *elem_new_of_old);
+
+/* A named data array for feint_mesh_write_vtu: values [n][num_components]
+ * (n = num_vertices for point data, num_elem for cell data), row-major. */
+typedef struct {
+  const char *name;     /* the DataArray's Name (XML-escaped on output) */
+  int num_components;   /* 1 (scalar), 3 (vector), ... at most 9 */
+  const double *values; /* host array, [n][num_components] */
+} feint_vtu_field;
+
+/* Write a mesh and data on it as a VTK XML unstructured grid (.vtu, ASCII;
+ * ParaView, VisIt and VTK read it): points = coords, cells = conn with VTK
+ * types 10 (tet4) and 13 (prism6 = VTK_WEDGE; feint's node order is VTK's),
+ * point data `point_fields` [num_point_fields], cell data `cell_fields`
+ * [num_cell_fields], plus the Int32 cell data "elem_tags" if
+ * mesh->elem_tags != NULL.  Doubles are printed with 17 significant digits
+ * (they read back exactly).  The file is overwritten.
+ * Errors: those of feint_mesh_check; FEINT_ERR_NULL_ARG (path, a fields
+ * array with a nonzero count, a name or values NULL, an empty name);
+ * FEINT_ERR_OUT_OF_RANGE (num_components outside 1..9); FEINT_ERR_NOT_FINITE
+ * (a NaN or infinite value: the message names field, item and component);
+ * all checked before the file is opened; FEINT_ERR_IO (cannot open, or a
+ * write error: the partial file is removed). */
+feint_status feint_mesh_write_vtu(const char *path, const feint_mesh *mesh, size_t num_point_fields,
+                                  const feint_vtu_field *point_fields, size_t num_cell_fields,
+                                  const feint_vtu_field *cell_fields);
+
 /* The box meshes of feint_mesh_box, with shared vertices and connectivity:
  * the same elements in the same order with the same node coordinates
  * (feint_mesh_box is this followed by feint_mesh_gather_geometry).

@@ -3,8 +3,8 @@
 # present: clang-19 + libomp-19-dev (compiler and OpenMP runtime),
 # libclang-rt-19-dev (sanitizer and libFuzzer runtimes), likwid
 # (likwid-bench characterisation, optional), gnuplot (report plots,
-# optional) and gmsh (the mesh tests make their meshes with it at test time;
-# t603 skips without it).  As root, missing packages are installed with apt-get; otherwise
+# optional), gmsh (the mesh tests make their meshes with it at test time;
+# t603 skips without it) and python3 (t606 parses VTU output with it).  As root, missing packages are installed with apt-get; otherwise
 # the exact command is printed and the build goes on with what is there.
 set -u
 need=()
@@ -17,6 +17,7 @@ command -v clang-19 >/dev/null 2>&1 || need+=(clang-19)
 command -v likwid-bench >/dev/null 2>&1 || need+=(likwid)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 command -v gmsh >/dev/null 2>&1 || need+=(gmsh)
+[ -x /usr/bin/python3 ] || need+=(python3) # t606 parses .vtu output with its xml.etree
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${need[*]}"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -1,0 +1,134 @@
+/*
+ * mesh/vtu_write.c - VTK XML unstructured grid (.vtu) writer
+ * (feint_mesh_write_vtu): points, cells, point data, cell data.
+ *
+ * ASCII format, doubles printed with %.17g so that they read back exactly;
+ * connectivity and offsets Int64, types UInt8 (VTK_TETRA 10, VTK_WEDGE 13).
+ * feint's node orders are VTK's: vtkWedge's parametric points are
+ * (0,0,0) (1,0,0) (0,1,0) (0,0,1) (1,0,1) (0,1,1), feint's prism nodes with
+ * z in [0,1] instead of [-1,1]; a tet's are the reference tet's.  The
+ * element tags, if any, are written as the cell data array "elem_tags"
+ * (Int32).  Every argument is checked before the file is opened; a write
+ * error removes the partial file.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mesh/mesh_internal.h"
+
+#define VTU_MAX_COMPONENTS 9
+
+static const int vtk_cell_type[FEINT_ELEMENT_COUNT] = {[FEINT_TET4] = 10, [FEINT_PRISM6] = 13};
+
+/* Check the fields of one kind: names, components, values finite. */
+static feint_status check_fields(const char *kind, size_t num_fields, const feint_vtu_field *fields,
+                                 size_t count) {
+  FEINT_CHECK(num_fields == 0 || fields != NULL, FEINT_ERR_NULL_ARG,
+              "%s_fields is NULL but num_%s_fields = %zu", kind, kind, num_fields);
+  for (size_t f = 0; f < num_fields; f++) {
+    const feint_vtu_field *d = &fields[f];
+    FEINT_CHECK(d->name != NULL && d->name[0] != '\0', FEINT_ERR_NULL_ARG,
+                "%s_fields[%zu].name is NULL or empty", kind, f);
+    FEINT_CHECK(d->num_components >= 1 && d->num_components <= VTU_MAX_COMPONENTS,
+                FEINT_ERR_OUT_OF_RANGE, "%s field '%s': num_components = %d, allowed 1..%d", kind,
+                d->name, d->num_components, VTU_MAX_COMPONENTS);
+    FEINT_CHECK(d->values != NULL, FEINT_ERR_NULL_ARG, "%s field '%s': values is NULL", kind,
+                d->name);
+    const size_t n = count * (size_t)d->num_components;
+    for (size_t i = 0; i < n; i++)
+      FEINT_CHECK(isfinite(d->values[i]), FEINT_ERR_NOT_FINITE,
+                  "%s field '%s': entry %zu (item %zu, component %zu) is %g", kind, d->name, i,
+                  i / (size_t)d->num_components, i % (size_t)d->num_components, d->values[i]);
+  }
+  return FEINT_SUCCESS;
+}
+
+/* A name as an XML attribute value. */
+static void put_escaped(FILE *f, const char *s) {
+  for (; *s; s++) switch (*s) {
+      case '&': fputs("&amp;", f); break;
+      case '<': fputs("&lt;", f); break;
+      case '>': fputs("&gt;", f); break;
+      case '"': fputs("&quot;", f); break;
+      case '\'': fputs("&apos;", f); break;
+      default: fputc(*s, f);
+    }
+}
+
+static void put_fields(FILE *f, const char *tag, size_t num_fields, const feint_vtu_field *fields,
+                       size_t count, const int32_t *tags) {
+  if (num_fields == 0 && !tags) return;
+  fprintf(f, "      <%s>\n", tag);
+  for (size_t k = 0; k < num_fields; k++) {
+    fputs("        <DataArray type=\"Float64\" Name=\"", f);
+    put_escaped(f, fields[k].name);
+    fprintf(f, "\" NumberOfComponents=\"%d\" format=\"ascii\">\n", fields[k].num_components);
+    const size_t nc = (size_t)fields[k].num_components;
+    for (size_t i = 0; i < count; i++) {
+      fputs("         ", f);
+      for (size_t c = 0; c < nc; c++) fprintf(f, " %.17g", fields[k].values[i * nc + c]);
+      fputc('\n', f);
+    }
+    fputs("        </DataArray>\n", f);
+  }
+  if (tags) {
+    fputs("        <DataArray type=\"Int32\" Name=\"elem_tags\" format=\"ascii\">\n", f);
+    for (size_t i = 0; i < count; i++) fprintf(f, "          %d\n", (int)tags[i]);
+    fputs("        </DataArray>\n", f);
+  }
+  fprintf(f, "      </%s>\n", tag);
+}
+
+feint_status feint_mesh_write_vtu(const char *path, const feint_mesh *mesh, size_t num_point_fields,
+                                  const feint_vtu_field *point_fields, size_t num_cell_fields,
+                                  const feint_vtu_field *cell_fields) {
+  FEINT_CHECK(path != NULL, FEINT_ERR_NULL_ARG, "path is NULL");
+  FEINT_CALL(feint_mesh_check(mesh));
+  FEINT_CALL(check_fields("point", num_point_fields, point_fields, mesh->num_vertices));
+  FEINT_CALL(check_fields("cell", num_cell_fields, cell_fields, mesh->num_elem));
+  FILE *f = fopen(path, "w");
+  FEINT_CHECK(f != NULL, FEINT_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(errno));
+  const size_t nv = mesh->num_vertices, ne = mesh->num_elem;
+  const size_t ns = (size_t)feint_mesh_nodes_per_elem(mesh->element);
+  fputs("<?xml version=\"1.0\"?>\n"
+        "<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" "
+        "header_type=\"UInt64\">\n  <UnstructuredGrid>\n",
+        f);
+  fprintf(f, "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n", nv, ne);
+  put_fields(f, "PointData", num_point_fields, point_fields, nv, NULL);
+  put_fields(f, "CellData", num_cell_fields, cell_fields, ne, mesh->elem_tags);
+  fputs("      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" "
+        "format=\"ascii\">\n",
+        f);
+  for (size_t v = 0; v < nv; v++)
+    fprintf(f, "          %.17g %.17g %.17g\n", mesh->coords[3 * v], mesh->coords[3 * v + 1],
+            mesh->coords[3 * v + 2]);
+  fputs("        </DataArray>\n      </Points>\n      <Cells>\n"
+        "        <DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n",
+        f);
+  for (size_t e = 0; e < ne; e++) {
+    fputs("         ", f);
+    for (size_t n = 0; n < ns; n++) fprintf(f, " %u", (unsigned)mesh->conn[e * ns + n]);
+    fputc('\n', f);
+  }
+  fputs("        </DataArray>\n"
+        "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n",
+        f);
+  for (size_t e = 0; e < ne; e++) fprintf(f, "          %zu\n", (e + 1) * ns);
+  fputs("        </DataArray>\n"
+        "        <DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n",
+        f);
+  for (size_t e = 0; e < ne; e++) fprintf(f, "          %d\n", vtk_cell_type[mesh->element]);
+  fputs("        </DataArray>\n      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n"
+        "</VTKFile>\n",
+        f);
+  const int failed = ferror(f) != 0;
+  const int close_failed = fclose(f) != 0;
+  if (failed || close_failed) {
+    remove(path);
+    FEINT_CHECK(0, FEINT_ERR_IO, "write error on '%s' (file removed)", path);
+  }
+  return FEINT_SUCCESS;
+}

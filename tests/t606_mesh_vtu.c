@@ -1,0 +1,185 @@
+/* t606_mesh_vtu (range t6xx): feint_mesh_write_vtu output is well-formed VTK XML (parsed by Python's xml.etree, /usr/bin/python3) with the right structure, and every array (points, connectivity, offsets, types, point and cell data, element tags) reads back to exactly the numbers written; bad fields are refused before any file is created. */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "mesh_util.h"
+#include "test_util.h"
+
+static char tmpdir[64];
+
+/* Parses the .vtu with xml.etree and prints, per DataArray, a header
+ * "<section> <name> <type> <components> <count>" and then one value per
+ * line (floats by repr: they read back exactly). */
+static const char *script =
+    "import sys, xml.etree.ElementTree as ET\n"
+    "root = ET.parse(sys.argv[1]).getroot()\n"
+    "assert root.tag == 'VTKFile' and root.get('type') == 'UnstructuredGrid'\n"
+    "pieces = root.findall('UnstructuredGrid/Piece')\n"
+    "assert len(pieces) == 1\n"
+    "piece = pieces[0]\n"
+    "print('piece', piece.get('NumberOfPoints'), piece.get('NumberOfCells'))\n"
+    "for sec in ('PointData', 'CellData', 'Points', 'Cells'):\n"
+    "    s = piece.find(sec)\n"
+    "    if s is None: continue\n"
+    "    for a in s.findall('DataArray'):\n"
+    "        vals = a.text.split()\n"
+    "        t = a.get('type')\n"
+    "        print(sec, a.get('Name', '-'), t, a.get('NumberOfComponents', '1'), len(vals))\n"
+    "        for v in vals: print(repr(float(v)) if t == 'Float64' else int(v))\n";
+
+typedef struct {
+  const char *section, *name, *type;
+  int components;
+  size_t count;
+  const double *dvalues; /* Float64 arrays */
+  long long (*ivalue)(const feint_mesh *, size_t); /* integer arrays */
+} expected_array;
+
+static const feint_mesh *g_mesh;
+static long long conn_at(const feint_mesh *m, size_t i) { return m->conn[i]; }
+static long long offset_at(const feint_mesh *m, size_t i) {
+  return (long long)((i + 1) * (m->element == FEINT_TET4 ? 4 : 6));
+}
+static long long type_at(const feint_mesh *m, size_t i) {
+  (void)i;
+  return m->element == FEINT_TET4 ? 10 : 13;
+}
+static long long tag_at(const feint_mesh *m, size_t i) { return m->elem_tags[i]; }
+
+static void check_readback(const char *out_path, const expected_array *ex, int num_ex,
+                           const char *what) {
+  FILE *f = fopen(out_path, "r");
+  if (!f) {
+    TEST_FAIL("%s: no parser output", what);
+    return;
+  }
+  char line[512];
+  size_t np = 0, nc = 0;
+  if (!fgets(line, sizeof line, f) || sscanf(line, "piece %zu %zu", &np, &nc) != 2 ||
+      np != g_mesh->num_vertices || nc != g_mesh->num_elem)
+    TEST_FAIL("%s: piece line '%s'", what, line);
+  int found = 0;
+  while (fgets(line, sizeof line, f)) {
+    char sec[64], name[64], type[64];
+    int comps;
+    size_t count;
+    if (sscanf(line, "%63s %63s %63s %d %zu", sec, name, type, &comps, &count) != 5) {
+      TEST_FAIL("%s: unexpected parser line '%s'", what, line);
+      break;
+    }
+    const expected_array *e = NULL;
+    for (int k = 0; k < num_ex; k++)
+      if (!strcmp(ex[k].section, sec) && !strcmp(ex[k].name, name)) e = &ex[k];
+    if (!e) {
+      TEST_FAIL("%s: unexpected array %s/%s", what, sec, name);
+      break;
+    }
+    found++;
+    CHECK(!strcmp(e->type, type) && e->components == comps && e->count == count,
+          "%s: %s/%s is %s x %d, %zu values; expected %s x %d, %zu", what, sec, name, type, comps,
+          count, e->type, e->components, e->count);
+    for (size_t i = 0; i < count; i++) {
+      if (!fgets(line, sizeof line, f)) {
+        TEST_FAIL("%s: %s/%s truncated", what, sec, name);
+        break;
+      }
+      if (i >= e->count) continue;
+      if (e->dvalues) {
+        const double v = strtod(line, NULL);
+        CHECK(v == e->dvalues[i], "%s: %s/%s[%zu] reads %.17g, wrote %.17g", what, sec, name, i, v,
+              e->dvalues[i]);
+      } else {
+        const long long v = strtoll(line, NULL, 10);
+        CHECK(v == e->ivalue(g_mesh, i), "%s: %s/%s[%zu] reads %lld, wrote %lld", what, sec, name,
+              i, v, e->ivalue(g_mesh, i));
+      }
+    }
+  }
+  CHECK(found == num_ex, "%s: %d of %d arrays found", what, found, num_ex);
+  fclose(f);
+}
+
+static void check_mesh_vtu(feint_element el) {
+  feint_mesh m;
+  CHECK_STATUS(feint_mesh_box_create(el, 3, 4, 2, FEINT_PERTURB_GENERAL, 0.15, 8, &m), FEINT_SUCCESS,
+               NULL);
+  const size_t nv = m.num_vertices, ne = m.num_elem, ns = el == FEINT_TET4 ? 4 : 6;
+  int32_t *tags = malloc(ne * sizeof *tags);
+  for (size_t e = 0; e < ne; e++) tags[e] = (int32_t)(e % 5) - 2;
+  m.elem_tags = tags; /* caller array in a feint mesh: detached before destroy */
+  double *u = malloc(nv * sizeof *u), *vol = malloc(ne * sizeof *vol);
+  for (size_t v = 0; v < nv; v++)
+    u[v] = m.coords[3 * v] + 2 * m.coords[3 * v + 1] / 3;
+  for (size_t e = 0; e < ne; e++) vol[e] = mesh_elem_volume(&m, e, NULL);
+  const feint_vtu_field pf[2] = {{"u", 1, u}, {"a&b<c>\"", 3, m.coords}};
+  const feint_vtu_field cf[1] = {{"volume", 1, vol}};
+  char path[128], out[128], py[128], cmd[512];
+  snprintf(path, sizeof path, "%s/%s.vtu", tmpdir, feint_element_name(el));
+  snprintf(out, sizeof out, "%s/%s.txt", tmpdir, feint_element_name(el));
+  snprintf(py, sizeof py, "%s/readback.py", tmpdir);
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 2, pf, 1, cf), FEINT_SUCCESS, NULL);
+  snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s %s > %s", py, path, out);
+  CHECK(system(cmd) == 0, "%s: the Python XML parser rejected %s", feint_element_name(el), path);
+  g_mesh = &m;
+  const expected_array ex[] = {
+      {"PointData", "u", "Float64", 1, nv, u, NULL},
+      {"PointData", "a&b<c>\"", "Float64", 3, 3 * nv, m.coords, NULL},
+      {"CellData", "volume", "Float64", 1, ne, vol, NULL},
+      {"CellData", "elem_tags", "Int32", 1, ne, NULL, tag_at},
+      {"Points", "-", "Float64", 3, 3 * nv, m.coords, NULL},
+      {"Cells", "connectivity", "Int64", 1, ns * ne, NULL, conn_at},
+      {"Cells", "offsets", "Int64", 1, ne, NULL, offset_at},
+      {"Cells", "types", "UInt8", 1, ne, NULL, type_at},
+  };
+  check_readback(out, ex, (int)(sizeof ex / sizeof ex[0]), feint_element_name(el));
+
+  /* errors: checked before the file is created */
+  char bad[128];
+  snprintf(bad, sizeof bad, "%s/bad.vtu", tmpdir);
+  u[7] = NAN;
+  CHECK_STATUS(feint_mesh_write_vtu(bad, &m, 2, pf, 1, cf), FEINT_ERR_NOT_FINITE,
+               "point field 'u': entry 7");
+  u[7] = 0.0;
+  const feint_vtu_field bad_comp = {"w", 0, u}, no_name = {NULL, 1, u}, no_values = {"w", 1, NULL};
+  CHECK_STATUS(feint_mesh_write_vtu(bad, &m, 1, &bad_comp, 0, NULL), FEINT_ERR_OUT_OF_RANGE,
+               "num_components = 0");
+  CHECK_STATUS(feint_mesh_write_vtu(bad, &m, 0, NULL, 1, &no_name), FEINT_ERR_NULL_ARG,
+               "cell_fields[0].name");
+  CHECK_STATUS(feint_mesh_write_vtu(bad, &m, 0, NULL, 1, &no_values), FEINT_ERR_NULL_ARG,
+               "values is NULL");
+  CHECK_STATUS(feint_mesh_write_vtu(bad, &m, 1, NULL, 0, NULL), FEINT_ERR_NULL_ARG, "point_fields");
+  CHECK_STATUS(feint_mesh_write_vtu(NULL, &m, 0, NULL, 0, NULL), FEINT_ERR_NULL_ARG, "path");
+  m.conn[0] = (uint32_t)nv;
+  CHECK_STATUS(feint_mesh_write_vtu(bad, &m, 0, NULL, 0, NULL), FEINT_ERR_OUT_OF_RANGE, "element 0");
+  CHECK(access(bad, F_OK) != 0, "a refused write created %s", bad);
+  CHECK_STATUS(feint_mesh_write_vtu("/nonexistent/dir/x.vtu", &m, 0, NULL, 0, NULL),
+               FEINT_ERR_OUT_OF_RANGE, NULL);
+  m.conn[0] = 0;
+  CHECK_STATUS(feint_mesh_write_vtu("/nonexistent/dir/x.vtu", &m, 0, NULL, 0, NULL), FEINT_ERR_IO,
+               "cannot open '/nonexistent/dir/x.vtu'");
+  m.elem_tags = NULL;
+  feint_mesh_destroy(&m);
+  free(tags);
+  free(u);
+  free(vol);
+}
+
+int main(void) {
+  if (access("/usr/bin/python3", X_OK) != 0) {
+    printf("SKIP: /usr/bin/python3 not found (its xml.etree parses the output)\n");
+    return TEST_SKIP_EXIT;
+  }
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/feint_t606_XXXXXX");
+  if (!mkdtemp(tmpdir)) return 1;
+  char py[128];
+  snprintf(py, sizeof py, "%s/readback.py", tmpdir);
+  FILE *f = fopen(py, "w");
+  fputs(script, f);
+  fclose(f);
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) check_mesh_vtu((feint_element)el);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+  if (system(cmd) != 0) fprintf(stderr, "t606: could not remove %s\n", tmpdir);
+  return test_finish("t606_mesh_vtu");
+}
