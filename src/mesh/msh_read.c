@@ -175,7 +175,7 @@ static feint_status binary_u64(msh_reader *r, int bytes, uint64_t *v, const char
 static feint_status get_int(msh_reader *r, long long lo, long long hi, long long *v,
                             const char *what) {
   if (!r->binary) return text_int(r, lo, hi, v, what);
-  uint64_t x;
+  uint64_t x = 0;
   FEINT_CALL(binary_u64(r, 4, &x, what));
   const long long s = (int32_t)(uint32_t)x;
   MSH_CHECK(r, s >= lo && s <= hi, FEINT_ERR_FORMAT, "%s = %lld, allowed %lld..%lld", what, s, lo,
@@ -203,7 +203,7 @@ static feint_status get_size(msh_reader *r, uint64_t hi, uint64_t *v, const char
 /* A "double" field. */
 static feint_status get_double(msh_reader *r, double *v, const char *what) {
   if (r->binary) {
-    uint64_t x;
+    uint64_t x = 0;
     FEINT_CALL(binary_u64(r, 8, &x, what));
     memcpy(v, &x, 8);
     return FEINT_SUCCESS;
