@@ -483,7 +483,7 @@ enum { FEINT_RENUMBER_VERTICES = 1u << 0, FEINT_RENUMBER_ELEMENTS = 1u << 1 };
  *                      data_old[v].
  *  elem_new_of_old   : NULL or [num_elem]: likewise for elements.
  * Errors: those of feint_mesh_check, FEINT_ERR_OUT_OF_RANGE (unknown bits in
- * what), FEINT_ERR_ALLOC (temporary arrays: about 16 bytes per vertex or
+ * what), FEINT_ERR_ALLOC (temporary arrays: about 36 bytes per vertex or
  * element plus one copy of coords or conn); on error nothing is written. */
 feint_status feint_mesh_renumber(feint_mesh *mesh, unsigned what, uint32_t *vertex_new_of_old,
                                  size_t *elem_new_of_old);
