@@ -498,7 +498,8 @@ typedef struct {
 
 /* Write a mesh and data on it as a VTK XML unstructured grid (.vtu, ASCII;
  * ParaView, VisIt and VTK read it): points = coords, cells = conn with VTK
- * types 10 (tet4) and 13 (prism6 = VTK_WEDGE; feint's node order is VTK's),
+ * types 10 (tet4, same node order) and 13 (prism6 = VTK_WEDGE, written in
+ * node order 0 2 1 3 5 4: VTK's wedge turns the other way round),
  * point data `point_fields` [num_point_fields], cell data `cell_fields`
  * [num_cell_fields], plus the Int32 cell data "elem_tags" if
  * mesh->elem_tags != NULL.  Doubles are printed with 17 significant digits

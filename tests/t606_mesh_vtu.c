@@ -37,7 +37,13 @@ typedef struct {
 } expected_array;
 
 static const feint_mesh *g_mesh;
-static long long conn_at(const feint_mesh *m, size_t i) { return m->conn[i]; }
+/* VTK's wedge lists each triangle clockwise seen from the other one: feint
+ * prism nodes 0 2 1 3 5 4 (tets unchanged) */
+static long long conn_at(const feint_mesh *m, size_t i) {
+  static const size_t wedge[6] = {0, 2, 1, 3, 5, 4};
+  if (m->element == FEINT_TET4) return m->conn[i];
+  return m->conn[i - i % 6 + wedge[i % 6]];
+}
 static long long offset_at(const feint_mesh *m, size_t i) {
   return (long long)((i + 1) * (m->element == FEINT_TET4 ? 4 : 6));
 }

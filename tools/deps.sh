@@ -4,7 +4,8 @@
 # libclang-rt-19-dev (sanitizer and libFuzzer runtimes), likwid
 # (likwid-bench characterisation, optional), gnuplot (report plots,
 # optional), gmsh (the mesh tests make their meshes with it at test time;
-# t603 skips without it) and python3 (t606 parses VTU output with it).  As root, missing packages are installed with apt-get; otherwise
+# t603 skips without it), python3 (t606 parses VTU output with it) and
+# python3-vtk9 (t607: VTK itself reads the VTU output; skips without it).  As root, missing packages are installed with apt-get; otherwise
 # the exact command is printed and the build goes on with what is there.
 set -u
 need=()
@@ -18,6 +19,7 @@ command -v likwid-bench >/dev/null 2>&1 || need+=(likwid)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 command -v gmsh >/dev/null 2>&1 || need+=(gmsh)
 [ -x /usr/bin/python3 ] || need+=(python3) # t606 parses .vtu output with its xml.etree
+/usr/bin/python3 -c 'import vtk' >/dev/null 2>&1 || need+=(python3-vtk9) # t607: VTK reads .vtu
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${need[*]}"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

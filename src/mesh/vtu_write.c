@@ -4,9 +4,11 @@
  *
  * ASCII format, doubles printed with %.17g so that they read back exactly;
  * connectivity and offsets Int64, types UInt8 (VTK_TETRA 10, VTK_WEDGE 13).
- * feint's node orders are VTK's: vtkWedge's parametric points are
- * (0,0,0) (1,0,0) (0,1,0) (0,0,1) (1,0,1) (0,1,1), feint's prism nodes with
- * z in [0,1] instead of [-1,1]; a tet's are the reference tet's.  The
+ * Node orders: a tet's is VTK's; a VTK wedge's first triangle must turn
+ * clockwise seen from the second one (VTK computes negative volumes for
+ * feint's counter-clockwise bottom triangle: checked with VTK 9.1's
+ * vtkCellSizeFilter), so prisms are written in the order 0 2 1 3 5 4
+ * (vtk_node_order).  The
  * element tags, if any, are written as the cell data array "elem_tags"
  * (Int32).  Every argument is checked before the file is opened; a write
  * error removes the partial file.
@@ -21,6 +23,10 @@
 #define VTU_MAX_COMPONENTS 9
 
 static const int vtk_cell_type[FEINT_ELEMENT_COUNT] = {[FEINT_TET4] = 10, [FEINT_PRISM6] = 13};
+
+/* VTK node n of a cell is feint node vtk_node_order[element][n]. */
+static const int vtk_node_order[FEINT_ELEMENT_COUNT][FEINT_MAX_NODES] = {
+    [FEINT_TET4] = {0, 1, 2, 3}, [FEINT_PRISM6] = {0, 2, 1, 3, 5, 4}};
 
 /* Check the fields of one kind: names, components, values finite. */
 static feint_status check_fields(const char *kind, size_t num_fields, const feint_vtu_field *fields,
@@ -110,7 +116,8 @@ feint_status feint_mesh_write_vtu(const char *path, const feint_mesh *mesh, size
         f);
   for (size_t e = 0; e < ne; e++) {
     fputs("         ", f);
-    for (size_t n = 0; n < ns; n++) fprintf(f, " %u", (unsigned)mesh->conn[e * ns + n]);
+    for (size_t n = 0; n < ns; n++)
+      fprintf(f, " %u", (unsigned)mesh->conn[e * ns + (size_t)vtk_node_order[mesh->element][n]]);
     fputc('\n', f);
   }
   fputs("        </DataArray>\n"
