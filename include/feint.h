@@ -434,10 +434,12 @@ feint_status feint_mesh_orient(feint_mesh *mesh, size_t *num_fixed);
  * `gmsh -3 -format msh41 [-bin] file.geo`) into a feint-owned mesh (release
  * with feint_mesh_destroy).
  *  elements : the 3-D elements, one type per file: 4-node tetrahedra (Gmsh
- *             type 4) or 6-node prisms (type 6); Gmsh's node orders are
- *             feint's (tet: (0,0,0) (1,0,0) (0,1,0) (0,0,1); prism: bottom
- *             triangle 0-2, top 3-5 above them), nodes are not reordered
- *             (see feint_mesh_orient).  Order: as in the file.
+ *             type 4), 6-node prisms (type 6) or 8-node hexahedra (type 5);
+ *             Gmsh's node orders are feint's (tet: (0,0,0) (1,0,0) (0,1,0)
+ *             (0,0,1); prism: bottom triangle 0-2, top 3-5 above them; hex:
+ *             bottom face 0-3 counter-clockwise seen from above, top 4-7
+ *             above them), nodes are not reordered (see feint_mesh_orient).
+ *             Order: as in the file.
  *  elem_tags: always allocated: the first physical tag of the element's
  *             entity ($Entities), 0 if it has none or the file has no
  *             $Entities.
@@ -454,7 +456,7 @@ feint_status feint_mesh_orient(feint_mesh *mesh, size_t *num_fixed);
  * unknown element types, node tags outside [minNodeTag, maxNodeTag] or not
  * in $Nodes, duplicate node tags, missing $Nodes / $Elements, a binary
  * byte-order int that is 1 in neither byte order), FEINT_ERR_UNSUPPORTED
- * (version other than 4.1; mixed 3-D element types; pyramids, hexahedra and
+ * (version other than 4.1; mixed 3-D element types; pyramids and
  * higher-order elements; no 3-D element), FEINT_ERR_BAD_SIZE (more than
  * 2^32 - 2 nodes), FEINT_ERR_ALLOC, and those of feint_mesh_check on the
  * result (NaN coordinates, repeated vertices).  On error *mesh is untouched
@@ -498,8 +500,9 @@ typedef struct {
 
 /* Write a mesh and data on it as a VTK XML unstructured grid (.vtu, ASCII;
  * ParaView, VisIt and VTK read it): points = coords, cells = conn with VTK
- * types 10 (tet4, same node order) and 13 (prism6 = VTK_WEDGE, written in
- * node order 0 2 1 3 5 4: VTK's wedge turns the other way round),
+ * types 10 (tet4) and 12 (hex8), same node orders, and 13 (prism6 =
+ * VTK_WEDGE, written in node order 0 2 1 3 5 4: VTK's wedge turns the other
+ * way round),
  * point data `point_fields` [num_point_fields], cell data `cell_fields`
  * [num_cell_fields], plus the Int32 cell data "elem_tags" if
  * mesh->elem_tags != NULL.  Doubles are printed with 17 significant digits

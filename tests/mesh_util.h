@@ -9,11 +9,23 @@
 
 #include "feint.h"
 
+/* Number of nodes of an element type (from the element tables). */
+static inline size_t mesh_nodes(feint_element el) {
+  feint_element_info info;
+  return feint_element_get_info(el, &info) == FEINT_SUCCESS ? (size_t)info.num_nodes : 0;
+}
+
+/* VTK cell type of an element type: VTK_TETRA, VTK_WEDGE, VTK_HEXAHEDRON. */
+static inline int mesh_vtk_type(feint_element el) {
+  return el == FEINT_TET4 ? 10 : el == FEINT_PRISM6 ? 13 : 12;
+}
+
 /* Volume of element e of a mesh and, in *abs_scale, the sum of the absolute
  * values of the terms of det J (for round-off tolerances).  Exact for
  * tets (det J constant) and for prisms (det J is quadratic in z at most and
  * bilinear in x,y of degree <= 2: the degree-2 x Gauss-2 rule integrates it
- * exactly). */
+ * exactly; hexes: det J has degree <= 2 in each variable, exact under
+ * 2x2x2 Gauss). */
 static inline double mesh_elem_volume(const feint_mesh *m, size_t e, double *abs_scale) {
   feint_element_info info;
   feint_element_get_info(m->element, &info);

@@ -1,4 +1,4 @@
-/* t603_msh_gmsh (range t6xx): meshes made by Gmsh itself at test time (gmsh -3 on the .geo files of tests/data, ASCII and binary MSH 4.1): element volumes sum to the domain's volume (box, extruded prism box: to round-off; cylinder: below pi r^2 h, within the chord error, converging at order 2), physical groups read as element and face tags, tagged faces cover their areas, binary and ASCII read the same mesh. */
+/* t603_msh_gmsh (range t6xx): meshes made by Gmsh itself at test time (gmsh -3 on the .geo files of tests/data, ASCII and binary MSH 4.1): element volumes sum to the domain's volume (boxes of tets, extruded prisms and hexahedra: to round-off; cylinder: below pi r^2 h, within the chord error, converging at order 2), physical groups read as element and face tags, tagged faces cover their areas, binary and ASCII read the same mesh. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <stdlib.h>
 #include <unistd.h>
@@ -36,7 +36,7 @@ static void check_same(const feint_mesh *a, const feint_mesh *b, const char *wha
     TEST_FAIL("%s: binary and ASCII differ in counts", what);
     return;
   }
-  const size_t ns = a->element == FEINT_TET4 ? 4 : 6;
+  const size_t ns = mesh_nodes(a->element);
   CHECK(memcmp(a->conn, b->conn, a->num_elem * ns * sizeof *a->conn) == 0, "%s: conn differs", what);
   CHECK(memcmp(a->elem_tags, b->elem_tags, a->num_elem * sizeof *a->elem_tags) == 0,
         "%s: element tags differ", what);
@@ -119,6 +119,23 @@ static void check_box_prism(void) {
   feint_mesh_destroy(&a);
 }
 
+static void check_box_hex(void) {
+  feint_mesh a, b;
+  if (gmsh_mesh("box_hex", 1.0, 0, &a) != FEINT_SUCCESS) return;
+  if (gmsh_mesh("box_hex", 1.0, 1, &b) == FEINT_SUCCESS) {
+    check_same(&a, &b, "box_hex");
+    feint_mesh_destroy(&b);
+  }
+  CHECK(a.element == FEINT_HEX8 && a.num_elem == 6 * 3 * 3, "box_hex: %s, %zu elements (6 x 3 x 3)",
+        feint_element_name(a.element), a.num_elem);
+  const int tags[3] = {1, 2, 3};
+  const double areas[3] = {2.0, 2.0, 9.0};
+  check_polyhedral(&a, 3.0, 8, tags, areas, 3, "box_hex volume");
+  for (size_t f = 0; f < a.num_faces; f++)
+    CHECK(a.faces[4 * f + 3] != FEINT_NO_VERTEX, "box_hex: face %zu is not a quadrangle", f);
+  feint_mesh_destroy(&a);
+}
+
 /* The cylinder r = 0.5, h = 1: every vertex lies on or inside the cylinder
  * (the boundary ones on it), so the mesh is inside the convex domain and
  * its volume is below pi r^2 h.  Let L bound the xy-length of the edges of
@@ -166,6 +183,7 @@ int main(void) {
   }
   check_box_tet();
   check_box_prism();
+  check_box_hex();
   const double e1 = cylinder_error(0.2), e2 = cylinder_error(0.1);
   CHECK(e2 > 0 && e1 / e2 > 2.5 && e1 / e2 < 6.5,
         "cylinder: volume error %g (clmax 0.2) / %g (clmax 0.1) = %g, expected about 4 (order 2)",

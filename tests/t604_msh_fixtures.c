@@ -191,9 +191,8 @@ static void check_malformed(const char *fx) {
                     "unknown element type");
   expect_text_error(fx, "3 2 4 2", "3 2 7 2", FEINT_ERR_UNSUPPORTED, "5-node pyramid", 48,
                     "pyramid");
-  expect_text_error(fx, "3 2 4 2", "3 2 5 2", FEINT_ERR_UNSUPPORTED, "8-node hexahedron",
-                    48,
-                    "hexahedron (no hex8 yet)");
+  expect_text_error(fx, "3 2 4 2", "3 2 11 2", FEINT_ERR_UNSUPPORTED, "10-node tetrahedron", 48,
+                    "second-order tetrahedron");
   expect_text_error(fx, "3 2 4 2", "2 2 4 2", FEINT_ERR_FORMAT, "entityDim 2",
                     48,
                     "element dimension mismatch");

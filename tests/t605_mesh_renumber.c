@@ -7,7 +7,7 @@
 /* Mean over elements of max - min vertex index: the spread of an element's
  * rows in a CSR matrix. */
 static double mean_spread(const feint_mesh *m) {
-  const size_t ns = m->element == FEINT_TET4 ? 4 : 6;
+  const size_t ns = mesh_nodes(m->element);
   double sum = 0.0;
   for (size_t e = 0; e < m->num_elem; e++) {
     uint32_t lo = UINT32_MAX, hi = 0;
@@ -23,7 +23,7 @@ static double mean_spread(const feint_mesh *m) {
 
 /* a deep copy (caller-owned arrays) */
 static feint_mesh copy_mesh(const feint_mesh *m) {
-  const size_t ns = m->element == FEINT_TET4 ? 4 : 6;
+  const size_t ns = mesh_nodes(m->element);
   feint_mesh c = *m;
   c.owns_arrays = 0;
   c.coords = malloc(m->num_vertices * 3 * sizeof(double));
@@ -45,7 +45,7 @@ static void free_copy(feint_mesh *c) {
 /* Shuffle the vertices of a mesh with a fixed-seed permutation (the worst
  * case a mesh generator could hand over). */
 static void shuffle_vertices(feint_mesh *m, uint64_t seed) {
-  const size_t nv = m->num_vertices, ns = m->element == FEINT_TET4 ? 4 : 6;
+  const size_t nv = m->num_vertices, ns = mesh_nodes(m->element);
   uint32_t *perm = malloc(nv * sizeof *perm);
   for (size_t v = 0; v < nv; v++) perm[v] = (uint32_t)v;
   test_rng rng = {seed};
@@ -71,7 +71,7 @@ static void check_renumber(feint_element el, unsigned what) {
                NULL);
   shuffle_vertices(&m, 77);
   feint_mesh old = copy_mesh(&m), r = copy_mesh(&m); /* r: element tags = old index */
-  const size_t nv = m.num_vertices, ne = m.num_elem, ns = el == FEINT_TET4 ? 4 : 6;
+  const size_t nv = m.num_vertices, ne = m.num_elem, ns = mesh_nodes(el);
   uint32_t *vperm = malloc(nv * sizeof *vperm);
   size_t *eperm = malloc(ne * sizeof *eperm);
   CHECK_STATUS(feint_mesh_renumber(&r, what, vperm, eperm), FEINT_SUCCESS, NULL);

@@ -41,15 +41,15 @@ static const feint_mesh *g_mesh;
  * prism nodes 0 2 1 3 5 4 (tets unchanged) */
 static long long conn_at(const feint_mesh *m, size_t i) {
   static const size_t wedge[6] = {0, 2, 1, 3, 5, 4};
-  if (m->element == FEINT_TET4) return m->conn[i];
+  if (m->element != FEINT_PRISM6) return m->conn[i]; /* tet, hex: VTK's order */
   return m->conn[i - i % 6 + wedge[i % 6]];
 }
 static long long offset_at(const feint_mesh *m, size_t i) {
-  return (long long)((i + 1) * (m->element == FEINT_TET4 ? 4 : 6));
+  return (long long)((i + 1) * (mesh_nodes(m->element)));
 }
 static long long type_at(const feint_mesh *m, size_t i) {
   (void)i;
-  return m->element == FEINT_TET4 ? 10 : 13;
+  return mesh_vtk_type(m->element);
 }
 static long long tag_at(const feint_mesh *m, size_t i) { return m->elem_tags[i]; }
 
@@ -110,7 +110,7 @@ static void check_mesh_vtu(feint_element el) {
   feint_mesh m;
   CHECK_STATUS(feint_mesh_box_create(el, 3, 4, 2, FEINT_PERTURB_GENERAL, 0.15, 8, &m), FEINT_SUCCESS,
                NULL);
-  const size_t nv = m.num_vertices, ne = m.num_elem, ns = el == FEINT_TET4 ? 4 : 6;
+  const size_t nv = m.num_vertices, ne = m.num_elem, ns = mesh_nodes(el);
   int32_t *tags = malloc(ne * sizeof *tags);
   for (size_t e = 0; e < ne; e++) tags[e] = (int32_t)(e % 5) - 2;
   m.elem_tags = tags; /* caller array in a feint mesh: detached before destroy */

@@ -1,8 +1,9 @@
-/* t607_vtu_vtk (range t6xx): VTK itself (python3-vtk9, the library ParaView is built on) reads feint_mesh_write_vtu output: vtkXMLUnstructuredGridReader gives the counts, cell types and point data written, and vtkCellSizeFilter finds every tet and prism with positive volume (node orders as VTK expects) summing to the box's volume. */
+/* t607_vtu_vtk (range t6xx): VTK itself (python3-vtk9, the library ParaView is built on) reads feint_mesh_write_vtu output: vtkXMLUnstructuredGridReader gives the counts, cell types and point data written, and vtkCellSizeFilter finds every tet, prism and hexahedron with positive volume (node orders as VTK expects) summing to the box's volume. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "mesh_util.h"
 #include "test_util.h"
 
 /* argv: file, points, cells, VTK cell type, volume tolerance.  Exit 0 if all
@@ -48,11 +49,11 @@ int main(void) {
     const feint_vtu_field pf = {"u", 1, u};
     snprintf(path, sizeof path, "%s/%s.vtu", dir, feint_element_name((feint_element)el));
     CHECK_STATUS(feint_mesh_write_vtu(path, &m, 1, &pf, 0, NULL), FEINT_SUCCESS, NULL);
-    /* VTK's tet volumes are exact to round-off; its wedge volume splits the
-     * prism into tets, which differs from the true volume of a prism with
-     * warped (perturbed) sides by up to about 1e-3 here */
+    /* VTK's tet volumes are exact to round-off; its wedge and hexahedron
+     * volumes split the cell into tets, which differs from the true volume
+     * of a cell with warped (perturbed) sides by up to about 1e-3 here */
     snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s %s %zu %zu %d %g", py, path, m.num_vertices,
-             m.num_elem, el == FEINT_TET4 ? 10 : 13, el == FEINT_TET4 ? 1e-12 : 1e-2);
+             m.num_elem, mesh_vtk_type((feint_element)el), el == FEINT_TET4 ? 1e-12 : 1e-2);
     CHECK(system(cmd) == 0, "VTK disagrees with %s (see above)", path);
     feint_mesh_destroy(&m);
     free(u);

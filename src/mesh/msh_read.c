@@ -43,7 +43,7 @@ static const msh_type msh_types[MSH_MAX_TYPE + 1] = {
     [2] = {2, 3, MSH_FACE, -1, "3-node triangle"},
     [3] = {2, 4, MSH_FACE, -1, "4-node quadrangle"},
     [4] = {3, 4, MSH_VOLUME, FEINT_TET4, "4-node tetrahedron"},
-    [5] = {3, 8, MSH_UNSUPPORTED, -1, "8-node hexahedron"},
+    [5] = {3, 8, MSH_VOLUME, FEINT_HEX8, "8-node hexahedron"},
     [6] = {3, 6, MSH_VOLUME, FEINT_PRISM6, "6-node prism"},
     [7] = {3, 5, MSH_UNSUPPORTED, -1, "5-node pyramid"},
     [8] = {1, 3, MSH_SKIP, -1, "3-node line"},
@@ -553,7 +553,7 @@ static feint_status parse_elements(msh_reader *r, msh_parse *p) {
               "element type %lld (%s) is %d-dimensional but its block says entityDim %lld", type,
               t->name, t->dim, dim);
     MSH_CHECK(r, t->role != MSH_UNSUPPORTED, FEINT_ERR_UNSUPPORTED,
-              "element type %lld (%s) is not supported (feint reads tets 4, prisms 6; "
+              "element type %lld (%s) is not supported (feint reads tets 4, prisms 6, hexahedra 5; "
               "triangles 2 and quadrangles 3 as boundary faces)",
               type, t->name);
     if (t->role == MSH_VOLUME) {
@@ -665,7 +665,7 @@ static feint_status parse_file(msh_reader *r, msh_parse *p) {
   MSH_CHECK(r, p->have_nodes, FEINT_ERR_FORMAT, "missing $Nodes section");
   MSH_CHECK(r, p->have_elements, FEINT_ERR_FORMAT, "missing $Elements section");
   MSH_CHECK(r, p->num_elem > 0, FEINT_ERR_UNSUPPORTED,
-            "no 3-D elements (tetrahedra 4 or prisms 6) in the file");
+            "no 3-D elements (tetrahedra 4, prisms 6 or hexahedra 5) in the file");
   return FEINT_SUCCESS;
 }
 

@@ -3,8 +3,8 @@
  * (feint_mesh_write_vtu): points, cells, point data, cell data.
  *
  * ASCII format, doubles printed with %.17g so that they read back exactly;
- * connectivity and offsets Int64, types UInt8 (VTK_TETRA 10, VTK_WEDGE 13).
- * Node orders: a tet's is VTK's; a VTK wedge's first triangle must turn
+ * connectivity and offsets Int64, types UInt8 (VTK_TETRA 10, VTK_WEDGE 13,
+ * VTK_HEXAHEDRON 12).  Node orders: a tet's and a hexahedron's are VTK's; a VTK wedge's first triangle must turn
  * clockwise seen from the second one (VTK computes negative volumes for
  * feint's counter-clockwise bottom triangle: checked with VTK 9.1's
  * vtkCellSizeFilter), so prisms are written in the order 0 2 1 3 5 4
@@ -22,11 +22,14 @@
 
 #define VTU_MAX_COMPONENTS 9
 
-static const int vtk_cell_type[FEINT_ELEMENT_COUNT] = {[FEINT_TET4] = 10, [FEINT_PRISM6] = 13};
+static const int vtk_cell_type[FEINT_ELEMENT_COUNT] = {
+    [FEINT_TET4] = 10, [FEINT_PRISM6] = 13, [FEINT_HEX8] = 12};
 
 /* VTK node n of a cell is feint node vtk_node_order[element][n]. */
 static const int vtk_node_order[FEINT_ELEMENT_COUNT][FEINT_MAX_NODES] = {
-    [FEINT_TET4] = {0, 1, 2, 3}, [FEINT_PRISM6] = {0, 2, 1, 3, 5, 4}};
+    [FEINT_TET4] = {0, 1, 2, 3},
+    [FEINT_PRISM6] = {0, 2, 1, 3, 5, 4},
+    [FEINT_HEX8] = {0, 1, 2, 3, 4, 5, 6, 7}};
 
 /* Check the fields of one kind: names, components, values finite. */
 static feint_status check_fields(const char *kind, size_t num_fields, const feint_vtu_field *fields,
