@@ -16,9 +16,29 @@
 #define MAX_ELEM 17 /* two blocks and a partial third */
 #define SENTINEL 0x6B
 
+/* Buffers sized for the largest case the library knows (asked of
+ * feint_array_entries, so a new element or problem is covered as it lands),
+ * MAX_ELEM elements plus a block of padding. */
+static size_t cap[FEINT_ARRAY_COUNT];
+static double *buf[FEINT_ARRAY_COUNT];
+static unsigned char *sent; /* SENTINEL bytes, as long as the longer output */
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   omp_set_num_threads(1);
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++)
+      for (int k = 0; k < FEINT_ARRAY_COUNT; k++) {
+        size_t n;
+        if (feint_array_entries((feint_element)el, (feint_problem)pb, (feint_array)k, &n) != FEINT_SUCCESS)
+          continue; /* a combination the library refuses */
+        if ((MAX_ELEM + FEINT_BLOCK_LEN) * n > cap[k]) cap[k] = (MAX_ELEM + FEINT_BLOCK_LEN) * n;
+      }
+  for (int k = 0; k < FEINT_ARRAY_COUNT; k++)
+    if (!(buf[k] = malloc(cap[k] * sizeof(double)))) abort();
+  const size_t nsent = (cap[FEINT_ARRAY_A] > cap[FEINT_ARRAY_B] ? cap[FEINT_ARRAY_A] : cap[FEINT_ARRAY_B]) * sizeof(double);
+  if (!(sent = malloc(nsent))) abort();
+  memset(sent, SENTINEL, nsent);
   return 0;
 }
 
@@ -46,15 +66,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (int k = 0; k < FEINT_ARRAY_COUNT; k++)
     if (feint_array_len(el, pb, (feint_array)k, k < 2 ? lin : lout, num_elem, &len[k]) != FEINT_SUCCESS)
       abort();
-  double geo[MAX_ELEM * 18 + 8 * 18], coef[MAX_ELEM * 20 + 8 * 20];
-  double A[MAX_ELEM * 36 + 8 * 36], b[MAX_ELEM * 6 + 8 * 6];
-  static const double unit[6][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+  double *geo = buf[FEINT_ARRAY_GEOMETRY], *coef = buf[FEINT_ARRAY_COEFFS];
+  double *A = buf[FEINT_ARRAY_A], *b = buf[FEINT_ARRAY_B];
+  const size_t capA = cap[FEINT_ARRAY_A] * sizeof(double), capb = cap[FEINT_ARRAY_B] * sizeof(double);
+  size_t ngeo;
+  feint_element_info info;
+  if (feint_array_entries(el, pb, FEINT_ARRAY_GEOMETRY, &ngeo) != FEINT_SUCCESS ||
+      feint_element_get_info(el, &info) != FEINT_SUCCESS)
+    abort();
   for (size_t i = 0; i < len[0]; i++) {
     double x = 0.0;
     take(&data, &size, &x, sizeof x);
-    if (perturb) { /* a valid element plus a fuzzed, bounded offset: reaches the accept paths */
-      const size_t entry = lin == FEINT_LAYOUT_BLOCKED ? (i / 8) % (el == FEINT_TET4 ? 12 : 18) : i % (el == FEINT_TET4 ? 12 : 18);
-      x = unit[entry / 3][entry % 3] + (isfinite(x) ? fmod(x, 0.2) : 0.0);
+    if (perturb) { /* the reference element plus a fuzzed, bounded offset: reaches the accept paths */
+      const size_t entry = lin == FEINT_LAYOUT_BLOCKED ? (i / FEINT_BLOCK_LEN) % ngeo : i % ngeo;
+      x = info.nodes[entry / 3][entry % 3] + (isfinite(x) ? fmod(x, 0.2) : 0.0);
     }
     geo[i] = ldexp(x, scale);
   }
@@ -63,19 +88,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     take(&data, &size, &c, sizeof c);
     coef[i] = perturb && isfinite(c) ? fmod(c, 4.0) : c;
   }
-  memset(A, SENTINEL, sizeof A);
-  memset(b, SENTINEL, sizeof b);
+  memset(A, SENTINEL, capA);
+  memset(b, SENTINEL, capb);
   const feint_integrate_desc d = {el, pb, v, lin, lout, flags, FEINT_TARGET_HOST, 0};
   const feint_status st = feint_integrate(&d, num_elem, geo, coef, A, b);
-  unsigned char sent[sizeof A];
-  memset(sent, SENTINEL, sizeof sent);
   if (st != FEINT_SUCCESS) {
-    if (memcmp(A, sent, sizeof A) || memcmp(b, sent, sizeof b)) abort(); /* outputs touched */
+    if (memcmp(A, sent, capA) || memcmp(b, sent, capb)) abort(); /* outputs touched */
     return 0;
   }
   /* nothing beyond the arrays' lengths, no padding lane written */
-  if (memcmp(A + len[2], sent, sizeof A - len[2] * sizeof(double)) ||
-      memcmp(b + len[3], sent, sizeof b - len[3] * sizeof(double)))
+  if (memcmp(A + len[2], sent, capA - len[2] * sizeof(double)) ||
+      memcmp(b + len[3], sent, capb - len[3] * sizeof(double)))
     abort();
   size_t na, nb;
   feint_array_entries(el, pb, FEINT_ARRAY_A, &na);

@@ -4,7 +4,7 @@
  * records a message; a success is a mesh that passes feint_mesh_check, has
  * element tags, and is released by feint_mesh_destroy.
  * Seed corpus fuzz/corpus/msh/: small ASCII and binary files made by Gmsh
- * (tests/data/*.geo, coarse) and the hand-written fixture.
+ * (the .geo files of tests/data, coarse) and the hand-written fixture.
  * Build and run: make fuzz (README, "Fuzzing"). */
 #include <stdint.h>
 #include <stdlib.h>
