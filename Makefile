@@ -52,7 +52,8 @@ endif
 
 -include gpu.mk
 
-LIB_SRCS := $(wildcard src/*.c) $(wildcard src/variant/*.c) $(wildcard src/mesh/*.c)
+LIB_SRCS := $(wildcard src/*.c) $(wildcard src/variant/*.c) $(wildcard src/mesh/*.c) \
+  $(wildcard src/assembly/*.c)
 BINS :=
 -include perfmodel/perfmodel.mk
 
@@ -67,7 +68,7 @@ EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 BENCH_BIN := $(BUILD)/bin/feint_bench
 BINS += $(BENCH_BIN)
 
-HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h perfmodel/*.h)
+HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assembly/*.h perfmodel/*.h)
 
 .PHONY: all lib tests examples test check bench report sanitize info format clean install deps
 all: lib tests examples $(BINS)

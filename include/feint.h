@@ -538,6 +538,140 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
                                    feint_perturb perturb, double amplitude,
                                    unsigned long long seed, feint_mesh *mesh);
 
+/* ---- Integration and assembly from a mesh --------------------------------
+ * The element loop reads the mesh itself: each element's vertex coordinates
+ * are gathered through mesh->conn inside the loop (no per-element geometry
+ * array is ever stored), then one of the six variants integrates it.  The
+ * results go to per-element arrays (feint_integrate_mesh) or are added
+ * straight into a global CSR matrix and vector (feint_assemble: A^e is
+ * never stored).
+ *
+ * Checks (skipped with FEINT_FLAG_TRUST_GEOMETRY, which promises a valid
+ * mesh): every connectivity index below num_vertices, no vertex twice in an
+ * element, finite coordinates at every vertex an element uses, det J > 0 at
+ * every quadrature point, and affine prisms for geo_linear variants; the
+ * message names the element (and vertex).  Memory space: host arrays; a
+ * device target copies the mesh, coefficients and outputs to the device and
+ * back in each call (FEINT_FLAG_DEVICE_POINTERS is not supported on these
+ * paths yet: FEINT_ERR_UNSUPPORTED). */
+
+/* A_e, b_e of every element of a mesh (the same numbers as feint_integrate
+ * on the gathered geometry).
+ *  desc    : desc->element must equal mesh->element; desc->layout_in is the
+ *            layout of coeffs, desc->layout_out that of A_e and b_e.
+ *  coeffs  : feint_array_len(..., FEINT_ARRAY_COEFFS, layout_in, num_elem)
+ *  A_e, b_e: as in feint_integrate.
+ * mesh->num_elem = 0 is a no-op. */
+feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_mesh *mesh,
+                                  const double *coeffs, double *A_e, double *b_e);
+
+/* A sparse matrix in compressed sparse row form.
+ *  row_ptr : [num_rows + 1]  64-bit offsets (nnz beyond 2^31 works);
+ *                            row i holds entries row_ptr[i] .. row_ptr[i+1]-1.
+ *  col_idx : [nnz]           32-bit column indices, ascending within a row.
+ *  values  : [nnz]           the entries, in the order of col_idx.
+ * Matrices made by feint_csr_create own their arrays (owns_arrays = 1) and
+ * are released with feint_csr_destroy().  A host code may fill the struct
+ * with its own arrays (owns_arrays = 0).  The arrays have the shapes PETSc's
+ * MatCreateSeqAIJWithArrays and hypre's IJ interface take (row_ptr and
+ * col_idx converted to PetscInt / HYPRE_BigInt where those differ). */
+typedef struct {
+  size_t num_rows, num_cols, nnz;
+  int64_t *row_ptr;
+  int32_t *col_idx;
+  double *values;
+  int dofs_per_vertex; /* 1 (scalar) or 3 (vector, e.g. elasticity) */
+  int owns_arrays;
+} feint_csr;
+
+/* The sparsity pattern of a mesh's matrix: dofs_per_vertex = 1 (scalar
+ * problem; row and column i = vertex i) or 3 (dof 3 v + c is component c of
+ * vertex v, vertex-major).  Entry (i, j) exists iff the vertices of i and j
+ * share an element (the diagonal included).  Values are set to zero.
+ * Errors: FEINT_ERR_NULL_ARG, FEINT_ERR_OUT_OF_RANGE (dofs_per_vertex, a
+ * connectivity index; the message names the element), FEINT_ERR_BAD_SIZE
+ * (empty mesh, num_vertices * dofs_per_vertex above INT32_MAX: a column
+ * index would overflow 32 bits), FEINT_ERR_ALLOC.  *A untouched on error. */
+feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint_csr *A);
+
+/* Free a matrix made by feint_csr_create and zero the struct (a matrix with
+ * owns_arrays = 0 is only zeroed; NULL is a no-op). */
+feint_status feint_csr_destroy(feint_csr *A);
+
+/* y = A x (x: [num_cols], y: [num_rows], not overlapping).  target
+ * FEINT_TARGET_HOST: OpenMP threads over rows.  FEINT_TARGET_DEVICE: a
+ * target region on `device` (the arrays are copied there and y back), or the
+ * host with FEINT_FLAG_ALLOW_HOST_FALLBACK in `flags` when no device exists
+ * (feint_last_execution() says where it ran). */
+feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, feint_target target,
+                            int device, unsigned flags);
+
+/* COO row index of every entry, in CSR order: rows[k] = i for
+ * row_ptr[i] <= k < row_ptr[i+1] (rows: [nnz]).  With A->col_idx and
+ * A->values this is the COO form of MatSetPreallocationCOO / MatSetValuesCOO
+ * (the values are used in place: no copy). */
+feint_status feint_csr_coo_rows(const feint_csr *A, int64_t *rows);
+
+/* Symmetric elimination of Dirichlet conditions u_i = g_i on the dofs
+ * bc_dofs[0..num_bc-1] (any order, repeats allowed) with values bc_values
+ * (NULL: all zero): for every constrained i and every unconstrained j,
+ * b[j] -= A[j][i] g_i and A[j][i] = A[i][j] = 0; row i keeps its diagonal
+ * a_ii (which must be nonzero) and b[i] = a_ii g_i.  A symmetric positive
+ * definite A stays so; the solution of the new system has u_i = g_i.
+ * The pattern must be structurally symmetric (feint_csr_create's is). */
+feint_status feint_csr_dirichlet(feint_csr *A, double *b, size_t num_bc, const uint32_t *bc_dofs,
+                                 const double *bc_values);
+
+/* The vertices of the boundary faces with face tag `tag` (tag < 0: every
+ * face of mesh->faces), ascending, each once: *vertices receives a malloc'd
+ * array (free() it) of *count entries (NULL if none). */
+feint_status feint_mesh_face_vertices(const feint_mesh *mesh, int32_t tag, size_t *count,
+                                      uint32_t **vertices);
+
+/* How feint_assemble adds element contributions into the global arrays. */
+typedef enum {
+  /* Elements are processed colour by colour (no two elements of a colour
+   * share a vertex, so one colour adds without conflicts); results are
+   * bitwise identical run to run and for any thread count. */
+  FEINT_ASSEMBLE_COLOURING = 0,
+  /* Every addition is an atomic update (omp atomic); no colouring needed,
+   * results depend on the order threads reach an entry (round-off). */
+  FEINT_ASSEMBLE_ATOMICS,
+  FEINT_ASSEMBLE_COUNT
+} feint_assemble_strategy;
+
+/* State of the assembly of one mesh that outlives a call: the element
+ * colouring (greedy, in element order: deterministic) and the elements
+ * sorted by colour.  Opaque; made by feint_assembly_create. */
+typedef struct feint_assembly feint_assembly;
+
+/* Build the assembly state of a mesh (the mesh is checked: connectivity
+ * indices in range, no repeated vertex in an element; mesh->num_elem must
+ * be below 2^32).  The mesh must not change before the state is destroyed. */
+feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan);
+feint_status feint_assembly_destroy(feint_assembly *plan);
+
+/* The colouring: *num_colours colours; colour c holds the elements
+ * elem_order[colour_ptr[c] .. colour_ptr[c+1]-1] (ascending).  Pointers into
+ * the plan (valid until it is destroyed); any output pointer may be NULL. */
+feint_status feint_assembly_colouring(const feint_assembly *plan, size_t *num_colours,
+                                      const size_t **colour_ptr, const uint32_t **elem_order);
+
+/* Assemble the global matrix and load vector of a scalar problem on a mesh:
+ * A->values = sum_e A^e, b = sum_e b^e (entry [r][s] of element e added at
+ * row conn[e][r], column conn[e][s]).  Both are overwritten (zeroed first).
+ *  desc    : as for feint_integrate_mesh (layout_out is ignored: nothing is
+ *            written per element).
+ *  plan    : from feint_assembly_create on this mesh.
+ *  A       : a pattern of this mesh from feint_csr_create with
+ *            dofs_per_vertex = 1 (or any pattern holding every entry).
+ *  b       : [num_vertices].
+ * Errors as feint_integrate_mesh, plus FEINT_ERR_UNSUPPORTED for a plan or
+ * pattern of another mesh (sizes differ). */
+feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_strategy strategy,
+                            const feint_mesh *mesh, const feint_assembly *plan,
+                            const double *coeffs, feint_csr *A, double *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 #define FEINT_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "feint.h"
 
@@ -118,5 +119,53 @@ FEINT_INTERNAL size_t feint_coeff_scan(int element, int problem, int layout, siz
 FEINT_INTERNAL size_t feint_rescale_first_degenerate(const feint_kernel_args *ka, size_t first);
 FEINT_INTERNAL feint_status feint_rescale_run(feint_variant_fn fn, const feint_kernel_args *ka,
                                               size_t first, int store);
+
+
+/* ---- Mesh paths (kernel/driver_mesh.h, src/assembly/) -------------------- */
+
+/* What a mesh-driven element loop writes. */
+enum {
+  FEINT_MESH_OUT_ELEMENT = 0, /* A_e, b_e per element (layout_out) */
+  FEINT_MESH_OUT_COLOURED,    /* add into CSR values + rhs, colour by colour */
+  FEINT_MESH_OUT_ATOMIC       /* add into CSR values + rhs with atomic updates */
+};
+
+/* Everything a mesh-driven element loop needs, validated by the caller. */
+typedef struct {
+  int element, problem;      /* feint_element, feint_problem */
+  int layout_in, layout_out; /* coeffs; A_e/b_e (FEINT_MESH_OUT_ELEMENT) */
+  int output;                /* FEINT_MESH_OUT_* */
+  size_t num_elem, num_vertices;
+  const double *coords;      /* [num_vertices][3] */
+  const uint32_t *conn;      /* [num_elem][N_S] */
+  const double *coeffs;
+  double *A, *b;             /* FEINT_MESH_OUT_ELEMENT */
+  const int64_t *row_ptr;    /* CSR outputs: pattern, values, rhs */
+  const int32_t *col_idx;
+  double *values, *rhs;
+  size_t num_rows, nnz;
+  const uint32_t *elem_order; /* FEINT_MESH_OUT_COLOURED: elements by colour */
+  const size_t *colour_ptr;   /* [num_colours + 1] (host memory) */
+  size_t num_colours;
+} feint_mesh_kernel_args;
+
+typedef void (*feint_mesh_variant_fn)(const feint_mesh_kernel_args *);
+FEINT_INTERNAL void feint_variant_qss_geo_linear_mesh_host(const feint_mesh_kernel_args *);
+FEINT_INTERNAL void feint_variant_qss_geo_generic_mesh_host(const feint_mesh_kernel_args *);
+FEINT_INTERNAL void feint_variant_sqs_geo_linear_mesh_host(const feint_mesh_kernel_args *);
+FEINT_INTERNAL void feint_variant_sqs_geo_generic_mesh_host(const feint_mesh_kernel_args *);
+FEINT_INTERNAL void feint_variant_ssq_geo_linear_mesh_host(const feint_mesh_kernel_args *);
+FEINT_INTERNAL void feint_variant_ssq_geo_generic_mesh_host(const feint_mesh_kernel_args *);
+#ifdef FEINT_OFFLOAD
+/* the arrays of the args are device pointers on `device` (colour_ptr: host) */
+typedef void (*feint_mesh_variant_device_fn)(const feint_mesh_kernel_args *, int device,
+                                             int host_fallback);
+FEINT_INTERNAL void feint_variant_qss_geo_linear_mesh_device(const feint_mesh_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_qss_geo_generic_mesh_device(const feint_mesh_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_sqs_geo_linear_mesh_device(const feint_mesh_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_sqs_geo_generic_mesh_device(const feint_mesh_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_ssq_geo_linear_mesh_device(const feint_mesh_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_ssq_geo_generic_mesh_device(const feint_mesh_kernel_args *, int, int);
+#endif
 
 #endif /* FEINT_INTERNAL_H */

@@ -86,3 +86,6 @@ void FEINT_VFN(feint_variant_, _host)(const feint_kernel_args *ka) {
 #ifdef FEINT_OFFLOAD
 #include "kernel/driver_device.h"
 #endif
+
+/* The same variant fed by a mesh (gather through the connectivity). */
+#include "kernel/driver_mesh.h"

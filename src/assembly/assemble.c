@@ -1,0 +1,319 @@
+/*
+ * assembly/assemble.c - integration straight from a mesh
+ * (feint_integrate_mesh), the element colouring (feint_assembly_*), and the
+ * fused gather + integrate + assemble into a CSR matrix and vector
+ * (feint_assemble), on the host or a device.  The element loops themselves
+ * are the variants' mesh drivers (kernel/driver_mesh.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assembly/assembly_internal.h"
+
+static const feint_mesh_variant_fn mesh_host[FEINT_VARIANT_COUNT] = {
+    feint_variant_qss_geo_linear_mesh_host, feint_variant_qss_geo_generic_mesh_host,
+    feint_variant_sqs_geo_linear_mesh_host, feint_variant_sqs_geo_generic_mesh_host,
+    feint_variant_ssq_geo_linear_mesh_host, feint_variant_ssq_geo_generic_mesh_host};
+#ifdef FEINT_OFFLOAD
+#include <omp.h>
+static const feint_mesh_variant_device_fn mesh_device[FEINT_VARIANT_COUNT] = {
+    feint_variant_qss_geo_linear_mesh_device, feint_variant_qss_geo_generic_mesh_device,
+    feint_variant_sqs_geo_linear_mesh_device, feint_variant_sqs_geo_generic_mesh_device,
+    feint_variant_ssq_geo_linear_mesh_device, feint_variant_ssq_geo_generic_mesh_device};
+#endif
+
+struct feint_assembly {
+  size_t num_elem, num_vertices;
+  size_t num_colours;
+  size_t *colour_ptr;  /* [num_colours + 1] */
+  uint32_t *elem_order; /* [num_elem] elements by colour, ascending within one */
+};
+
+/* Checks shared by feint_integrate_mesh and feint_assemble; fills the case
+ * fields of *ka and says where the call runs. */
+static feint_status check_call(const feint_integrate_desc *desc, const feint_mesh *mesh,
+                               const double *coeffs, feint_mesh_kernel_args *ka,
+                               size_t *coeff_len, int *run_device, int *host_fallback) {
+  FEINT_CHECK(desc != NULL, FEINT_ERR_NULL_ARG, "desc is NULL");
+  const feint_integrate_desc d = *desc;
+  FEINT_CHECK_ENUM(d.element, FEINT_ELEMENT_COUNT, "desc->element", "feint_element");
+  FEINT_CHECK_ENUM(d.problem, FEINT_PROBLEM_COUNT, "desc->problem", "feint_problem");
+  FEINT_CHECK_ENUM(d.variant, FEINT_VARIANT_COUNT, "desc->variant", "feint_variant");
+  FEINT_CHECK_ENUM(d.layout_in, FEINT_LAYOUT_COUNT, "desc->layout_in", "feint_layout");
+  FEINT_CHECK_ENUM(d.layout_out, FEINT_LAYOUT_COUNT, "desc->layout_out", "feint_layout");
+  const unsigned known = FEINT_FLAG_TRUST_GEOMETRY | FEINT_FLAG_DEVICE_POINTERS |
+                         FEINT_FLAG_ALLOW_HOST_FALLBACK;
+  FEINT_CHECK((d.flags & ~known) == 0, FEINT_ERR_OUT_OF_RANGE,
+              "desc->flags = 0x%x has unknown bits (allowed: 0x%x)", d.flags, known);
+  FEINT_CALL(feint_asm_resolve_target(d.target, d.device, d.flags, run_device, host_fallback));
+  FEINT_CALL(feint_asm_check_mesh(mesh));
+  FEINT_CHECK(mesh->element == d.element, FEINT_ERR_UNSUPPORTED,
+              "desc->element = %s but mesh->element = %s", feint_element_name(d.element),
+              feint_element_name(mesh->element));
+  FEINT_CHECK(coeffs != NULL, FEINT_ERR_NULL_ARG, "coeffs is NULL with mesh->num_elem = %zu",
+              mesh->num_elem);
+  FEINT_CALL(feint_array_len(d.element, d.problem, FEINT_ARRAY_COEFFS, d.layout_in,
+                             mesh->num_elem, coeff_len));
+  memset(ka, 0, sizeof *ka);
+  ka->element = d.element;
+  ka->problem = d.problem;
+  ka->layout_in = d.layout_in;
+  ka->layout_out = d.layout_out;
+  ka->num_elem = mesh->num_elem;
+  ka->num_vertices = mesh->num_vertices;
+  ka->coords = mesh->coords;
+  ka->conn = mesh->conn;
+  ka->coeffs = coeffs;
+  return FEINT_SUCCESS;
+}
+
+/* The element checks of a call (skipped with FEINT_FLAG_TRUST_GEOMETRY). */
+static feint_status check_elements(const feint_integrate_desc *desc, const feint_mesh *mesh) {
+  if (desc->flags & FEINT_FLAG_TRUST_GEOMETRY) return FEINT_SUCCESS;
+  feint_variant_info vi;
+  FEINT_CALL(feint_variant_get_info(desc->variant, &vi));
+  return feint_asm_check_geometry(mesh, vi.geo_linear);
+}
+
+/* Run the mesh loop of a variant on the host, or on the device with every
+ * array copied there and the outputs back. */
+static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_t coeff_len,
+                                  size_t a_len, size_t b_len, int run_device, int device,
+                                  int host_fallback) {
+  if (!run_device) {
+    mesh_host[variant](ka);
+    return FEINT_SUCCESS;
+  }
+#ifdef FEINT_OFFLOAD
+  const int dev = host_fallback ? omp_get_initial_device() : device;
+  const int ns = feint_asm_nodes(ka->element);
+  const int scatter = ka->output != FEINT_MESH_OUT_ELEMENT;
+  feint_xfer x[9] = {
+      {ka->coords, ka->num_vertices * 3 * sizeof(double), 1, 0, NULL},
+      {ka->conn, ka->num_elem * ns * sizeof(uint32_t), 1, 0, NULL},
+      {ka->coeffs, coeff_len * sizeof(double), 1, 0, NULL},
+      {ka->A, scatter ? 0 : a_len * sizeof(double), 1, 1, NULL},
+      {ka->b, scatter ? 0 : b_len * sizeof(double), 1, 1, NULL},
+      {ka->row_ptr, scatter ? (ka->num_rows + 1) * sizeof(int64_t) : 0, 1, 0, NULL},
+      {ka->col_idx, scatter ? ka->nnz * sizeof(int32_t) : 0, 1, 0, NULL},
+      {ka->values, scatter ? ka->nnz * sizeof(double) : 0, 1, 1, NULL},
+      {ka->rhs, scatter ? ka->num_rows * sizeof(double) : 0, 1, 1, NULL}};
+  feint_xfer order = {ka->elem_order,
+                      ka->output == FEINT_MESH_OUT_COLOURED ? ka->num_elem * sizeof(uint32_t) : 0,
+                      1, 0, NULL};
+  FEINT_CALL(feint_xfer_in(dev, x, 9));
+  const feint_status st = feint_xfer_in(dev, &order, 1);
+  if (st != FEINT_SUCCESS) {
+    for (int k = 0; k < 9; k++) x[k].copy_out = 0;
+    feint_xfer_out(dev, x, 9);
+    return st;
+  }
+  feint_mesh_kernel_args dk = *ka;
+  dk.coords = x[0].dev;
+  dk.conn = x[1].dev;
+  dk.coeffs = x[2].dev;
+  dk.A = x[3].dev;
+  dk.b = x[4].dev;
+  dk.row_ptr = x[5].dev;
+  dk.col_idx = x[6].dev;
+  dk.values = x[7].dev;
+  dk.rhs = x[8].dev;
+  dk.elem_order = order.dev;
+  mesh_device[variant](&dk, dev, host_fallback);
+  feint_xfer_out(dev, &order, 1);
+  return feint_xfer_out(dev, x, 9);
+#else
+  (void)coeff_len, (void)a_len, (void)b_len, (void)device, (void)host_fallback;
+  return feint_error_set(FEINT_ERR_NO_DEVICE, __func__, __FILE__, __LINE__,
+                         "feint was built without offload");
+#endif
+}
+
+feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_mesh *mesh,
+                                  const double *coeffs, double *A_e, double *b_e) {
+  if (mesh != NULL && mesh->num_elem == 0 && desc != NULL) return FEINT_SUCCESS;
+  feint_mesh_kernel_args ka;
+  size_t coeff_len, a_len, b_len;
+  int run_device, host_fallback;
+  FEINT_CALL(check_call(desc, mesh, coeffs, &ka, &coeff_len, &run_device, &host_fallback));
+  FEINT_CHECK(A_e != NULL, FEINT_ERR_NULL_ARG, "A_e is NULL");
+  FEINT_CHECK(b_e != NULL, FEINT_ERR_NULL_ARG, "b_e is NULL");
+  FEINT_CALL(feint_array_len(desc->element, desc->problem, FEINT_ARRAY_A, desc->layout_out,
+                             mesh->num_elem, &a_len));
+  FEINT_CALL(feint_array_len(desc->element, desc->problem, FEINT_ARRAY_B, desc->layout_out,
+                             mesh->num_elem, &b_len));
+  FEINT_CALL(check_elements(desc, mesh));
+  ka.output = FEINT_MESH_OUT_ELEMENT;
+  ka.A = A_e;
+  ka.b = b_e;
+  FEINT_CALL(run_mesh_loop(desc->variant, &ka, coeff_len, a_len, b_len, run_device,
+                           desc->device, host_fallback));
+  feint_execution_set(run_device && !host_fallback ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST,
+                      desc->device, host_fallback);
+  return FEINT_SUCCESS;
+}
+
+/* ---- colouring ----------------------------------------------------------- */
+
+/* Greedy colouring in element order: element e takes the smallest colour
+ * that no earlier element sharing one of its vertices has.  Colours are
+ * searched 64 at a time (a bit mask per vertex); an element whose
+ * neighbours use all 64 colours of a round waits for the next round.
+ * Deterministic: a pure function of the connectivity. */
+static feint_status colour_elements(const feint_mesh *mesh, uint32_t *colour,
+                                    size_t *num_colours) {
+  const size_t ne = mesh->num_elem, nv = mesh->num_vertices;
+  const int ns = feint_asm_nodes(mesh->element);
+  uint64_t *used = malloc(nv * sizeof(uint64_t));
+  FEINT_CHECK(used != NULL, FEINT_ERR_ALLOC, "cannot allocate %zu colour masks", nv);
+  for (size_t e = 0; e < ne; e++) colour[e] = UINT32_MAX;
+  size_t left = ne, base = 0;
+  while (left > 0) {
+    memset(used, 0, nv * sizeof(uint64_t));
+    for (size_t e = 0; e < ne; e++) {
+      if (colour[e] != UINT32_MAX) continue;
+      const uint32_t *v = mesh->conn + e * ns;
+      uint64_t taken = 0;
+      for (int n = 0; n < ns; n++) taken |= used[v[n]];
+      if (taken == UINT64_MAX) continue;
+      const int c = __builtin_ctzll(~taken);
+      colour[e] = (uint32_t)(base + (size_t)c);
+      for (int n = 0; n < ns; n++) used[v[n]] |= 1ull << c;
+      left--;
+    }
+    base += 64;
+  }
+  free(used);
+  size_t nc = 0;
+  for (size_t e = 0; e < ne; e++)
+    if ((size_t)colour[e] + 1 > nc) nc = (size_t)colour[e] + 1;
+  *num_colours = nc;
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan) {
+  FEINT_CHECK(plan != NULL, FEINT_ERR_NULL_ARG, "plan is NULL");
+  FEINT_CALL(feint_asm_check_mesh(mesh));
+  FEINT_CHECK(mesh->num_elem <= UINT32_MAX, FEINT_ERR_BAD_SIZE,
+              "mesh->num_elem = %zu: the colour order holds 32-bit element indices",
+              mesh->num_elem);
+  const size_t ne = mesh->num_elem;
+  feint_assembly *p = calloc(1, sizeof *p);
+  uint32_t *colour = malloc(ne * sizeof(uint32_t));
+  if (p) p->elem_order = malloc(ne * sizeof(uint32_t));
+  if (!p || !colour || !p->elem_order) {
+    if (p) free(p->elem_order);
+    free(p);
+    free(colour);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the colouring of %zu elements", ne);
+  }
+  size_t nc = 0;
+  feint_status st = colour_elements(mesh, colour, &nc);
+  if (st == FEINT_SUCCESS) {
+    p->colour_ptr = calloc(nc + 1, sizeof(size_t));
+    if (!p->colour_ptr)
+      st = feint_error_set(FEINT_ERR_ALLOC, __func__, __FILE__, __LINE__,
+                           "cannot allocate %zu colour offsets", nc + 1);
+  }
+  if (st != FEINT_SUCCESS) {
+    free(colour);
+    free(p->elem_order);
+    free(p);
+    return st;
+  }
+  /* counting sort by colour, stable: ascending element order in a colour */
+  for (size_t e = 0; e < ne; e++) p->colour_ptr[colour[e] + 1]++;
+  for (size_t c = 0; c < nc; c++) p->colour_ptr[c + 1] += p->colour_ptr[c];
+  size_t *next = malloc(nc * sizeof(size_t));
+  if (!next) {
+    free(colour);
+    free(p->colour_ptr);
+    free(p->elem_order);
+    free(p);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate %zu colour offsets", nc);
+  }
+  memcpy(next, p->colour_ptr, nc * sizeof(size_t));
+  for (size_t e = 0; e < ne; e++) p->elem_order[next[colour[e]]++] = (uint32_t)e;
+  free(next);
+  free(colour);
+  p->num_elem = ne;
+  p->num_vertices = mesh->num_vertices;
+  p->num_colours = nc;
+  *plan = p;
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_assembly_destroy(feint_assembly *plan) {
+  if (plan == NULL) return FEINT_SUCCESS;
+  free(plan->colour_ptr);
+  free(plan->elem_order);
+  free(plan);
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_assembly_colouring(const feint_assembly *plan, size_t *num_colours,
+                                      const size_t **colour_ptr, const uint32_t **elem_order) {
+  FEINT_CHECK(plan != NULL, FEINT_ERR_NULL_ARG, "plan is NULL");
+  if (num_colours) *num_colours = plan->num_colours;
+  if (colour_ptr) *colour_ptr = plan->colour_ptr;
+  if (elem_order) *elem_order = plan->elem_order;
+  return FEINT_SUCCESS;
+}
+
+/* ---- assembly ------------------------------------------------------------ */
+
+feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_strategy strategy,
+                            const feint_mesh *mesh, const feint_assembly *plan,
+                            const double *coeffs, feint_csr *A, double *b) {
+  feint_mesh_kernel_args ka;
+  size_t coeff_len;
+  int run_device, host_fallback;
+  FEINT_CHECK_ENUM(strategy, FEINT_ASSEMBLE_COUNT, "strategy", "feint_assemble_strategy");
+  FEINT_CALL(check_call(desc, mesh, coeffs, &ka, &coeff_len, &run_device, &host_fallback));
+  FEINT_CHECK(plan != NULL, FEINT_ERR_NULL_ARG, "plan is NULL");
+  FEINT_CHECK(A != NULL, FEINT_ERR_NULL_ARG, "A is NULL");
+  FEINT_CHECK(b != NULL, FEINT_ERR_NULL_ARG, "b is NULL");
+  FEINT_CHECK(plan->num_elem == mesh->num_elem && plan->num_vertices == mesh->num_vertices,
+              FEINT_ERR_UNSUPPORTED,
+              "plan was made for a mesh of %zu elements and %zu vertices, this mesh has %zu "
+              "and %zu",
+              plan->num_elem, plan->num_vertices, mesh->num_elem, mesh->num_vertices);
+  FEINT_CHECK(A->row_ptr != NULL && A->col_idx != NULL && A->values != NULL,
+              FEINT_ERR_NULL_ARG, "A->row_ptr, A->col_idx or A->values is NULL");
+  FEINT_CHECK(A->dofs_per_vertex == 1 && A->num_rows == mesh->num_vertices &&
+                  A->num_cols == mesh->num_vertices,
+              FEINT_ERR_UNSUPPORTED,
+              "A is %zu x %zu with %d dofs per vertex; a scalar problem on this mesh needs "
+              "%zu x %zu with 1",
+              A->num_rows, A->num_cols, A->dofs_per_vertex, mesh->num_vertices,
+              mesh->num_vertices);
+  FEINT_CHECK(A->row_ptr[0] == 0 && (size_t)A->row_ptr[A->num_rows] == A->nnz,
+              FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
+              (long long)A->row_ptr[0], (long long)A->row_ptr[A->num_rows], A->nnz);
+  FEINT_CALL(check_elements(desc, mesh));
+  const size_t nnz = A->nnz, nrows = A->num_rows;
+  double *values = A->values;
+#pragma omp parallel
+  {
+#pragma omp for schedule(static) nowait
+    for (size_t k = 0; k < nnz; k++) values[k] = 0.0;
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < nrows; i++) b[i] = 0.0;
+  }
+  ka.output = strategy == FEINT_ASSEMBLE_COLOURING ? FEINT_MESH_OUT_COLOURED
+                                                   : FEINT_MESH_OUT_ATOMIC;
+  ka.row_ptr = A->row_ptr;
+  ka.col_idx = A->col_idx;
+  ka.values = values;
+  ka.rhs = b;
+  ka.num_rows = nrows;
+  ka.nnz = nnz;
+  ka.elem_order = plan->elem_order;
+  ka.colour_ptr = plan->colour_ptr;
+  ka.num_colours = plan->num_colours;
+  FEINT_CALL(run_mesh_loop(desc->variant, &ka, coeff_len, 0, 0, run_device, desc->device,
+                           host_fallback));
+  feint_execution_set(run_device && !host_fallback ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST,
+                      desc->device, host_fallback);
+  return FEINT_SUCCESS;
+}

@@ -1,0 +1,48 @@
+/*
+ * assembly/assembly_internal.h - helpers shared by the assembly layer
+ * (src/assembly/): mesh checks, where a call runs, device transfers.
+ */
+#ifndef FEINT_ASSEMBLY_INTERNAL_H
+#define FEINT_ASSEMBLY_INTERNAL_H
+
+#include "feint_internal.h"
+
+/* Nodes per element of a mesh's element type. */
+FEINT_INTERNAL int feint_asm_nodes(feint_element element);
+
+/* The mesh's arrays and counts are usable by the element loops: pointers
+ * non-NULL, element type known, num_vertices <= UINT32_MAX, every
+ * connectivity index below num_vertices and no vertex twice in an element
+ * (the message names the first bad element).  `what` names the mesh
+ * argument in messages ("mesh"). */
+FEINT_INTERNAL feint_status feint_asm_check_mesh(const feint_mesh *mesh);
+
+/* Geometry checks of feint_integrate (det J > 0 and finite at every
+ * quadrature point; affine prisms if check_affine), on coordinates gathered
+ * through the connectivity a chunk at a time. */
+FEINT_INTERNAL feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine);
+
+/* Where a call with (target, device, flags) runs, decided before any array
+ * is touched: *run_device = 1 for the device code (on `device`, or with
+ * *host_fallback = 1 on the initial device in an offload build without a
+ * usable device), 0 for the host code. */
+FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int device,
+                                                     unsigned flags, int *run_device,
+                                                     int *host_fallback);
+
+/* One array of a device call: host pointer, bytes, whether it is copied in
+ * and/or out; dev receives the device copy. */
+typedef struct {
+  const void *host;
+  size_t bytes;
+  int copy_in, copy_out;
+  void *dev;
+} feint_xfer;
+
+/* Allocate device copies of n arrays on `device` and copy the copy_in ones
+ * there (all or nothing: on failure everything is freed). */
+FEINT_INTERNAL feint_status feint_xfer_in(int device, feint_xfer *x, int n);
+/* Copy the copy_out arrays back to the host and free every device copy. */
+FEINT_INTERNAL feint_status feint_xfer_out(int device, feint_xfer *x, int n);
+
+#endif /* FEINT_ASSEMBLY_INTERNAL_H */

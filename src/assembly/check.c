@@ -1,0 +1,164 @@
+/*
+ * assembly/check.c - the checks and device plumbing of the assembly layer:
+ * is a mesh usable by the element loops, are its elements valid, where does
+ * a call run, and the host <-> device copies of one call.
+ */
+#include <stdlib.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "assembly/assembly_internal.h"
+
+int feint_asm_nodes(feint_element element) { return element == FEINT_TET4 ? 4 : 6; }
+
+feint_status feint_asm_check_mesh(const feint_mesh *mesh) {
+  FEINT_CHECK(mesh != NULL, FEINT_ERR_NULL_ARG, "mesh is NULL");
+  FEINT_CHECK_ENUM(mesh->element, FEINT_ELEMENT_COUNT, "mesh->element", "feint_element");
+  FEINT_CHECK(mesh->num_elem > 0, FEINT_ERR_BAD_SIZE, "mesh->num_elem = 0: the mesh is empty");
+  FEINT_CHECK(mesh->num_vertices > 0, FEINT_ERR_BAD_SIZE,
+              "mesh->num_vertices = 0 with mesh->num_elem = %zu", mesh->num_elem);
+  FEINT_CHECK(mesh->num_vertices <= UINT32_MAX, FEINT_ERR_BAD_SIZE,
+              "mesh->num_vertices = %zu does not fit 32-bit vertex indices", mesh->num_vertices);
+  FEINT_CHECK(mesh->coords != NULL, FEINT_ERR_NULL_ARG, "mesh->coords is NULL");
+  FEINT_CHECK(mesh->conn != NULL, FEINT_ERR_NULL_ARG, "mesh->conn is NULL");
+  const int ns = feint_asm_nodes(mesh->element);
+  FEINT_CHECK(mesh->num_elem <= SIZE_MAX / sizeof(uint32_t) / (size_t)ns, FEINT_ERR_BAD_SIZE,
+              "mesh->num_elem = %zu: the connectivity size overflows size_t", mesh->num_elem);
+  const uint32_t *conn = mesh->conn;
+  const size_t nv = mesh->num_vertices, ne = mesh->num_elem;
+  size_t bad_range = SIZE_MAX, bad_repeat = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(min : bad_range, bad_repeat)
+  for (size_t e = 0; e < ne; e++) {
+    const uint32_t *v = conn + e * (size_t)ns;
+    int range_ok = 1, distinct = 1;
+    for (int r = 0; r < ns; r++) {
+      range_ok &= v[r] < nv;
+      for (int s = 0; s < r; s++) distinct &= v[r] != v[s];
+    }
+    if (!range_ok && e < bad_range) bad_range = e;
+    if (!distinct && e < bad_repeat) bad_repeat = e;
+  }
+  if (bad_range != SIZE_MAX) {
+    const uint32_t *v = conn + bad_range * (size_t)ns;
+    int r = 0;
+    while (v[r] < nv) r++;
+    FEINT_CHECK(0, FEINT_ERR_OUT_OF_RANGE,
+                "mesh->conn: element %zu, node %d has vertex index %u, outside [0, %zu)",
+                bad_range, r, v[r], nv);
+  }
+  FEINT_CHECK(bad_repeat == SIZE_MAX, FEINT_ERR_DEGENERATE,
+              "mesh->conn: element %zu uses a vertex twice (vertices %u %u %u %u ...)",
+              bad_repeat, conn[bad_repeat * ns], conn[bad_repeat * ns + 1],
+              conn[bad_repeat * ns + 2], conn[bad_repeat * ns + 3]);
+  return FEINT_SUCCESS;
+}
+
+/* Elements per chunk of the geometry check: 64 Ki elements of gathered
+ * coordinates (at most 9 MiB for prisms) at a time. */
+#define CHECK_CHUNK ((size_t)1 << 16)
+
+feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine) {
+  const int ns = feint_asm_nodes(mesh->element);
+  const size_t ne = mesh->num_elem, chunk = ne < CHECK_CHUNK ? ne : CHECK_CHUNK;
+  double *geo = malloc(chunk * 3 * (size_t)ns * sizeof(double));
+  FEINT_CHECK(geo != NULL, FEINT_ERR_ALLOC,
+              "cannot allocate %zu doubles for the geometry check (FEINT_FLAG_TRUST_GEOMETRY "
+              "skips it)",
+              chunk * 3 * (size_t)ns);
+  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX;
+  for (size_t e0 = 0; e0 < ne && bad_det == SIZE_MAX && bad_affine == SIZE_MAX; e0 += chunk) {
+    const size_t cnt = ne - e0 < chunk ? ne - e0 : chunk;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < cnt; i++)
+      for (int n = 0; n < ns; n++)
+        for (int a = 0; a < 3; a++)
+          geo[(i * ns + n) * 3 + a] = mesh->coords[3 * (size_t)mesh->conn[(e0 + i) * ns + n] + a];
+    size_t d, a;
+    feint_geometry_scan(mesh->element, FEINT_LAYOUT_NATURAL, cnt, geo, check_affine, &d, &a);
+    if (d != SIZE_MAX) bad_det = e0 + d;
+    if (a != SIZE_MAX) bad_affine = e0 + a;
+  }
+  free(geo);
+  FEINT_CHECK(bad_det == SIZE_MAX, FEINT_ERR_DEGENERATE,
+              "mesh element %zu is degenerate or inverted (det J <= 0 or not finite at a "
+              "quadrature point; a NaN or infinite coordinate of one of its vertices %u %u %u "
+              "%u ... does that too); no output was written",
+              bad_det, mesh->conn[bad_det * ns], mesh->conn[bad_det * ns + 1],
+              mesh->conn[bad_det * ns + 2], mesh->conn[bad_det * ns + 3]);
+  FEINT_CHECK(bad_affine == SIZE_MAX, FEINT_ERR_NOT_AFFINE,
+              "mesh element %zu is not affine (top face not a translate of the bottom face); "
+              "use a geo_generic variant",
+              bad_affine);
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_asm_resolve_target(feint_target target, int device, unsigned flags,
+                                      int *run_device, int *host_fallback) {
+  FEINT_CHECK_ENUM(target, FEINT_TARGET_COUNT, "target", "feint_target");
+  FEINT_CHECK(!(flags & FEINT_FLAG_DEVICE_POINTERS), FEINT_ERR_UNSUPPORTED,
+              "FEINT_FLAG_DEVICE_POINTERS is not supported on the mesh and CSR paths yet; pass "
+              "host arrays (they are copied to the device in the call)");
+  *run_device = 0;
+  *host_fallback = 0;
+  if (target == FEINT_TARGET_HOST) return FEINT_SUCCESS;
+  FEINT_CHECK(device >= 0, FEINT_ERR_OUT_OF_RANGE,
+              "device = %d is negative; device numbers start at 0", device);
+  const int num_dev = feint_device_available();
+  if (device < num_dev) {
+    *run_device = 1;
+    return FEINT_SUCCESS;
+  }
+  FEINT_CHECK(flags & FEINT_FLAG_ALLOW_HOST_FALLBACK, FEINT_ERR_NO_DEVICE,
+              "target = FEINT_TARGET_DEVICE, device = %d, but %s; set "
+              "FEINT_FLAG_ALLOW_HOST_FALLBACK to run on the host instead",
+              device,
+              !feint_offload_built() ? "feint was built without offload (make GPU=sm_XX)"
+              : num_dev == 0 ? "no offload device is available (no GPU, or "
+                               "OMP_TARGET_OFFLOAD=DISABLED)"
+                             : "that device does not exist");
+  *host_fallback = 1;
+  /* an offload build runs its device code on the initial device, so that
+   * fallback runs exercise the device code path */
+  *run_device = feint_offload_built();
+  return FEINT_SUCCESS;
+}
+
+#ifdef FEINT_OFFLOAD
+feint_status feint_xfer_in(int device, feint_xfer *x, int n) {
+  const int host = omp_get_initial_device();
+  for (int k = 0; k < n; k++) x[k].dev = NULL;
+  for (int k = 0; k < n; k++) {
+    if (x[k].host == NULL || x[k].bytes == 0) continue;
+    x[k].dev = omp_target_alloc(x[k].bytes, device);
+    int ok = x[k].dev != NULL;
+    if (ok && x[k].copy_in)
+      ok = omp_target_memcpy(x[k].dev, x[k].host, x[k].bytes, 0, 0, device, host) == 0;
+    if (!ok) {
+      for (int j = 0; j <= k; j++)
+        if (x[j].dev) omp_target_free(x[j].dev, device);
+      for (int j = 0; j < n; j++) x[j].dev = NULL;
+      return feint_error_set(FEINT_ERR_DEVICE, __func__, __FILE__, __LINE__,
+                             "allocating or copying %zu bytes on device %d failed", x[k].bytes,
+                             device);
+    }
+  }
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_xfer_out(int device, feint_xfer *x, int n) {
+  const int host = omp_get_initial_device();
+  feint_status st = FEINT_SUCCESS;
+  for (int k = 0; k < n; k++) {
+    if (x[k].dev == NULL) continue;
+    if (x[k].copy_out && st == FEINT_SUCCESS &&
+        omp_target_memcpy((void *)x[k].host, x[k].dev, x[k].bytes, 0, 0, host, device) != 0)
+      st = feint_error_set(FEINT_ERR_DEVICE, __func__, __FILE__, __LINE__,
+                           "copying %zu bytes from device %d failed", x[k].bytes, device);
+    omp_target_free(x[k].dev, device);
+    x[k].dev = NULL;
+  }
+  return st;
+}
+#endif

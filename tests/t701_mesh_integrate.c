@@ -1,0 +1,158 @@
+/* t701 (range t7xx: mesh integration and assembly) - feint_integrate_mesh:
+ * every variant, case, coefficient and output layout, host and device code
+ * (host fallback without a GPU), equals the serial reference on the
+ * geometry gathered here; bad meshes and arguments get named statuses and
+ * leave the outputs untouched.
+ * Tolerance: that of the variant tests (variant_fixture.h),
+ * |x - x_ref| <= 2 (n_terms + 16) eps S, S from feint_integrate_reference. */
+#include <stdlib.h>
+
+#include "mesh_fixture.h"
+#include "test_util.h"
+
+#define SENTINEL -777.0
+
+static void check_case(feint_element el, feint_problem pb, int perturb) {
+  feint_mesh m;
+  fix_mesh_box(&m, el, 3, perturb, 0.2, 11 + el); /* 162 tets / 54 prisms: partial blocks */
+  const size_t ne = m.num_elem, B = FEINT_BLOCK_LEN, padded = (ne + B - 1) / B * B;
+  size_t nc, na, nb;
+  feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
+  feint_array_entries(el, pb, FEINT_ARRAY_A, &na);
+  feint_array_entries(el, pb, FEINT_ARRAY_B, &nb);
+  feint_element_info ei;
+  feint_element_get_info(el, &ei);
+  const double n_terms = (double)ei.num_qpts * (pb == FEINT_POISSON ? 3 : 16);
+  double *coef[2] = {malloc(padded * nc * sizeof(double)), malloc(padded * nc * sizeof(double))};
+  test_rng rng = {99 + (uint64_t)(2 * el + pb)};
+  for (size_t i = 0; i < ne * nc; i++) coef[0][i] = test_rng_uniform(&rng, -1.0, 1.0);
+  feint_layout_convert(ne, nc, FEINT_LAYOUT_NATURAL, coef[0], FEINT_LAYOUT_BLOCKED, coef[1]);
+  double *geo = fix_gather(&m);
+  double *A_ref = malloc(ne * na * sizeof(double)), *b_ref = malloc(ne * nb * sizeof(double));
+  double *A_abs = malloc(ne * na * sizeof(double)), *b_abs = malloc(ne * nb * sizeof(double));
+  CHECK_STATUS(feint_integrate_reference(el, pb, ne, geo, coef[0], A_ref, b_ref, A_abs, b_abs),
+               FEINT_SUCCESS, NULL);
+  double *A = malloc(padded * na * sizeof(double)), *b = malloc(padded * nb * sizeof(double));
+  double *An = malloc(ne * na * sizeof(double)), *bn = malloc(ne * nb * sizeof(double));
+  for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
+    feint_variant_info vi;
+    feint_variant_get_info((feint_variant)v, &vi);
+    if (vi.geo_linear && el == FEINT_PRISM6 && perturb == FIX_GENERAL) {
+      /* non-affine prisms: geo_linear must refuse, naming the element */
+      feint_integrate_desc d = {el, pb, (feint_variant)v, 0, 0, 0, FEINT_TARGET_HOST, 0};
+      A[0] = SENTINEL;
+      CHECK_STATUS(feint_integrate_mesh(&d, &m, coef[0], A, b), FEINT_ERR_NOT_AFFINE,
+                   "is not affine");
+      CHECK(A[0] == SENTINEL, "output written on error");
+      continue;
+    }
+    for (int t = 0; t < FEINT_TARGET_COUNT; t++)
+      for (int lin = 0; lin < 2; lin++)
+        for (int lout = 0; lout < 2; lout++) {
+          feint_integrate_desc d = {el, pb, (feint_variant)v, (feint_layout)lin, (feint_layout)lout,
+                                    t == FEINT_TARGET_DEVICE ? FEINT_FLAG_ALLOW_HOST_FALLBACK : 0,
+                                    (feint_target)t, 0};
+          feint_status st = feint_integrate_mesh(&d, &m, coef[lin], A, b);
+          CHECK(st == FEINT_SUCCESS, "%s %s %s target %d: status %d %s", feint_element_name(el),
+                feint_problem_name(pb), vi.name, t, st, feint_last_error());
+          if (st != FEINT_SUCCESS) continue;
+          feint_layout_convert(ne, na, (feint_layout)lout, A, FEINT_LAYOUT_NATURAL, An);
+          feint_layout_convert(ne, nb, (feint_layout)lout, b, FEINT_LAYOUT_NATURAL, bn);
+          int bad = 0;
+          for (size_t i = 0; i < ne * na && !bad; i++)
+            if (!test_close(An[i], A_ref[i], 2 * (n_terms + 16), A_abs[i], 1.0)) {
+              bad = 1;
+              TEST_FAIL("%s %s %s target %d lin %d lout %d: A[%zu] = %.17g, reference %.17g",
+                        feint_element_name(el), feint_problem_name(pb), vi.name, t, lin, lout,
+                        i, An[i], A_ref[i]);
+            }
+          for (size_t i = 0; i < ne * nb && !bad; i++)
+            if (!test_close(bn[i], b_ref[i], 2 * (n_terms + 16), b_abs[i], 1.0)) {
+              bad = 1;
+              TEST_FAIL("%s %s %s target %d: b[%zu] = %.17g, reference %.17g",
+                        feint_element_name(el), feint_problem_name(pb), vi.name, t, i, bn[i],
+                        b_ref[i]);
+            }
+        }
+  }
+  free(coef[0]), free(coef[1]), free(geo), free(A_ref), free(b_ref), free(A_abs), free(b_abs);
+  free(A), free(b), free(An), free(bn);
+  fix_mesh_free(&m);
+}
+
+static void check_errors(void) {
+  feint_mesh m;
+  fix_mesh_box(&m, FEINT_TET4, 2, FIX_GENERAL, 0.2, 5);
+  const size_t ne = m.num_elem;
+  double *coef = calloc(ne * 4, sizeof(double)), *A = malloc(ne * 16 * sizeof(double));
+  double *b = malloc(ne * 4 * sizeof(double));
+  feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 0, 0, 0, 0, 0};
+  A[0] = b[0] = SENTINEL;
+  CHECK_STATUS(feint_integrate_mesh(NULL, &m, coef, A, b), FEINT_ERR_NULL_ARG, "desc");
+  CHECK_STATUS(feint_integrate_mesh(&d, NULL, coef, A, b), FEINT_ERR_NULL_ARG, "mesh");
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, NULL, A, b), FEINT_ERR_NULL_ARG, "coeffs");
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, NULL, b), FEINT_ERR_NULL_ARG, "A_e");
+  d.element = FEINT_PRISM6;
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED, "mesh->element");
+  d.element = FEINT_TET4;
+  d.target = FEINT_TARGET_DEVICE;
+  d.flags = FEINT_FLAG_DEVICE_POINTERS;
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED,
+               "FEINT_FLAG_DEVICE_POINTERS");
+  d.flags = 0;
+  int ndev = 0;
+  feint_device_count(&ndev);
+  if (ndev == 0)
+    CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_NO_DEVICE,
+                 "FEINT_FLAG_ALLOW_HOST_FALLBACK");
+  d.target = FEINT_TARGET_HOST;
+  /* connectivity index out of range: named element and node */
+  const uint32_t saved = m.conn[4 * 7 + 2];
+  m.conn[4 * 7 + 2] = (uint32_t)m.num_vertices;
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_OUT_OF_RANGE,
+               "element 7, node 2");
+  m.conn[4 * 7 + 2] = m.conn[4 * 7 + 1]; /* repeated vertex */
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_DEGENERATE,
+               "element 7 uses a vertex twice");
+  m.conn[4 * 7 + 2] = saved;
+  /* inverted element: swap two nodes */
+  uint32_t *v = m.conn + 4 * 9;
+  uint32_t tmp = v[1];
+  v[1] = v[2], v[2] = tmp;
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_DEGENERATE, "element 9");
+  v[2] = v[1], v[1] = tmp;
+  /* NaN coordinate: the first element using that vertex is named */
+  const uint32_t w = m.conn[4 * 12 + 3];
+  size_t first = SIZE_MAX;
+  for (size_t e = 0; e < ne && first == SIZE_MAX; e++)
+    for (int r = 0; r < 4; r++)
+      if (m.conn[4 * e + r] == w) first = e;
+  char msg[64];
+  snprintf(msg, sizeof msg, "element %zu is degenerate", first);
+  const double x0 = m.coords[3 * w];
+  m.coords[3 * w] = NAN;
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_DEGENERATE, msg);
+  m.coords[3 * w] = x0;
+  /* empty mesh: a no-op; no coordinates: named */
+  feint_mesh empty = m;
+  empty.num_elem = 0;
+  CHECK_STATUS(feint_integrate_mesh(&d, &empty, coef, A, b), FEINT_SUCCESS, NULL);
+  feint_mesh nocoords = m;
+  nocoords.coords = NULL;
+  CHECK_STATUS(feint_integrate_mesh(&d, &nocoords, coef, A, b), FEINT_ERR_NULL_ARG,
+               "mesh->coords");
+  CHECK(A[0] == SENTINEL && b[0] == SENTINEL, "outputs written on error");
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_SUCCESS, NULL);
+  free(coef), free(A), free(b);
+  fix_mesh_free(&m);
+}
+
+int main(void) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++) {
+      check_case((feint_element)el, (feint_problem)pb, FIX_GENERAL);
+      if (el == FEINT_PRISM6) check_case((feint_element)el, (feint_problem)pb, FIX_AFFINE);
+    }
+  check_errors();
+  return test_finish("t701_mesh_integrate");
+}

@@ -1,0 +1,240 @@
+/* t703 (t7xx: mesh integration and assembly) - feint_assemble: for every
+ * case, variant and coefficient layout, both strategies (colouring,
+ * atomics), host and device code (host fallback without a GPU), the
+ * assembled A and b equal a dense assembly written here from the serial
+ * reference's element matrices; the colouring is valid; colouring results
+ * are bitwise identical for 1, 2 and 8 threads; Laplace rows sum to zero and
+ * the Poisson matrix is symmetric.
+ * Tolerance: global entry (i, j) sums m element entries, each within
+ * 2 (n_terms + 16) eps S_e of its reference (variant_fixture.h); the two
+ * sums add in different orders (m eps sum |a_e|), so
+ *   |a - a_ref| <= 2 (n_terms + 16 + m) eps sum_e S_e. */
+#include <omp.h>
+#include <stdlib.h>
+
+#include "mesh_fixture.h"
+#include "test_util.h"
+
+typedef struct {
+  size_t n;
+  double *A, *S, *b, *Sb; /* dense values and their scales */
+  int *cnt, *cntb;        /* contributions per entry */
+} dense;
+
+static void dense_assemble(const feint_mesh *m, feint_problem pb, const double *coef, dense *d) {
+  const int ns = m->element == FEINT_TET4 ? 4 : 6;
+  const size_t ne = m->num_elem, n = m->num_vertices;
+  double *geo = fix_gather(m);
+  double *Ae = malloc(ne * ns * ns * sizeof(double)), *be = malloc(ne * ns * sizeof(double));
+  double *Aa = malloc(ne * ns * ns * sizeof(double)), *ba = malloc(ne * ns * sizeof(double));
+  CHECK_STATUS(feint_integrate_reference(m->element, pb, ne, geo, coef, Ae, be, Aa, ba),
+               FEINT_SUCCESS, NULL);
+  d->n = n;
+  d->A = calloc(n * n, sizeof(double)), d->S = calloc(n * n, sizeof(double));
+  d->b = calloc(n, sizeof(double)), d->Sb = calloc(n, sizeof(double));
+  d->cnt = calloc(n * n, sizeof(int)), d->cntb = calloc(n, sizeof(int));
+  for (size_t e = 0; e < ne; e++)
+    for (int r = 0; r < ns; r++) {
+      const size_t i = m->conn[e * ns + r];
+      for (int s = 0; s < ns; s++) {
+        const size_t j = m->conn[e * ns + s];
+        d->A[i * n + j] += Ae[(e * ns + r) * ns + s];
+        d->S[i * n + j] += Aa[(e * ns + r) * ns + s];
+        d->cnt[i * n + j]++;
+      }
+      d->b[i] += be[e * ns + r];
+      d->Sb[i] += ba[e * ns + r];
+      d->cntb[i]++;
+    }
+  free(geo), free(Ae), free(be), free(Aa), free(ba);
+}
+
+static void dense_free(dense *d) {
+  free(d->A), free(d->S), free(d->b), free(d->Sb), free(d->cnt), free(d->cntb);
+}
+
+/* Compare an assembled system with the dense one; returns 1 if equal. */
+static int compare(const char *what, const feint_csr *A, const double *b, const dense *d,
+                   double n_terms) {
+  const size_t n = d->n;
+  double *full = calloc(n * n, sizeof(double));
+  for (size_t i = 0; i < n; i++)
+    for (int64_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+      full[i * n + A->col_idx[k]] = A->values[k];
+  int ok = 1;
+  for (size_t i = 0; i < n * n && ok; i++)
+    if (!test_close(full[i], d->A[i], 2 * (n_terms + 16 + d->cnt[i]), d->S[i], 1.0)) {
+      ok = 0;
+      TEST_FAIL("%s: A[%zu][%zu] = %.17g, reference %.17g (%d contributions)", what, i / n,
+                i % n, full[i], d->A[i], d->cnt[i]);
+    }
+  for (size_t i = 0; i < n && ok; i++)
+    if (!test_close(b[i], d->b[i], 2 * (n_terms + 16 + d->cntb[i]), d->Sb[i], 1.0)) {
+      ok = 0;
+      TEST_FAIL("%s: b[%zu] = %.17g, reference %.17g", what, i, b[i], d->b[i]);
+    }
+  free(full);
+  return ok;
+}
+
+static void check_colouring(const feint_mesh *m, const feint_assembly *plan) {
+  const int ns = m->element == FEINT_TET4 ? 4 : 6;
+  size_t nc;
+  const size_t *cp;
+  const uint32_t *order;
+  CHECK_STATUS(feint_assembly_colouring(plan, &nc, &cp, &order), FEINT_SUCCESS, NULL);
+  CHECK(cp[0] == 0 && cp[nc] == m->num_elem, "colour offsets 0..%zu, expected 0..%zu", cp[nc],
+        m->num_elem);
+  unsigned char *seen = calloc(m->num_elem, 1);
+  size_t *owner = malloc(m->num_vertices * sizeof(size_t));
+  for (size_t c = 0; c < nc; c++) {
+    CHECK(cp[c + 1] > cp[c], "colour %zu is empty", c);
+    for (size_t v = 0; v < m->num_vertices; v++) owner[v] = SIZE_MAX;
+    for (size_t i = cp[c]; i < cp[c + 1]; i++) {
+      const uint32_t e = order[i];
+      CHECK(e < m->num_elem && !seen[e], "element %u listed twice or out of range", e);
+      if (e >= m->num_elem) continue;
+      seen[e] = 1;
+      CHECK(i == cp[c] || order[i - 1] < e, "colour %zu not ascending", c);
+      for (int r = 0; r < ns; r++) {
+        const uint32_t v = m->conn[e * ns + r];
+        CHECK(owner[v] == SIZE_MAX, "colour %zu: elements %zu and %u share vertex %u", c,
+              owner[v], e, v);
+        owner[v] = e;
+      }
+    }
+  }
+  free(seen), free(owner);
+}
+
+static void check_case(feint_element el, feint_problem pb, int perturb) {
+  feint_mesh m;
+  fix_mesh_box(&m, el, 3, perturb, 0.2, 21 + el);
+  const size_t ne = m.num_elem, B = FEINT_BLOCK_LEN, padded = (ne + B - 1) / B * B;
+  size_t nc;
+  feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
+  feint_element_info ei;
+  feint_element_get_info(el, &ei);
+  const double n_terms = (double)ei.num_qpts * (pb == FEINT_POISSON ? 3 : 16);
+  double *coef[2] = {malloc(padded * nc * sizeof(double)), malloc(padded * nc * sizeof(double))};
+  test_rng rng = {7 + (uint64_t)(2 * el + pb)};
+  for (size_t i = 0; i < ne * nc; i++) coef[0][i] = test_rng_uniform(&rng, -1.0, 1.0);
+  feint_layout_convert(ne, nc, FEINT_LAYOUT_NATURAL, coef[0], FEINT_LAYOUT_BLOCKED, coef[1]);
+  dense d;
+  dense_assemble(&m, pb, coef[0], &d);
+  feint_csr A;
+  feint_assembly *plan = NULL;
+  CHECK_STATUS(feint_csr_create(&m, 1, &A), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_create(&m, &plan), FEINT_SUCCESS, NULL);
+  check_colouring(&m, plan);
+  const size_t nv = m.num_vertices;
+  double *b = malloc(nv * sizeof(double));
+  double *first_vals = malloc(A.nnz * sizeof(double)), *first_b = malloc(nv * sizeof(double));
+  for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
+    feint_variant_info vi;
+    feint_variant_get_info((feint_variant)v, &vi);
+    if (vi.geo_linear && el == FEINT_PRISM6 && perturb == FIX_GENERAL) continue;
+    for (int strat = 0; strat < FEINT_ASSEMBLE_COUNT; strat++)
+      for (int t = 0; t < FEINT_TARGET_COUNT; t++)
+        for (int lin = 0; lin < 2; lin++) {
+          feint_integrate_desc desc = {el, pb, (feint_variant)v, (feint_layout)lin, 0,
+                                       t ? FEINT_FLAG_ALLOW_HOST_FALLBACK : 0, (feint_target)t, 0};
+          char what[160];
+          snprintf(what, sizeof what, "%s %s %s %s target %d layout %d", feint_element_name(el),
+                   feint_problem_name(pb), vi.name, strat ? "atomics" : "colouring", t, lin);
+          feint_status st = feint_assemble(&desc, (feint_assemble_strategy)strat, &m, plan,
+                                           coef[lin], &A, b);
+          CHECK(st == FEINT_SUCCESS, "%s: status %d %s", what, st, feint_last_error());
+          if (st != FEINT_SUCCESS || !compare(what, &A, b, &d, n_terms)) continue;
+          if (strat == FEINT_ASSEMBLE_COLOURING && t == FEINT_TARGET_HOST) {
+            /* bitwise identical for 1, 2 and 8 threads */
+            for (int threads = 1; threads <= 8; threads *= 2) {
+              if (threads == 4) continue;
+              omp_set_num_threads(threads);
+              feint_assemble(&desc, FEINT_ASSEMBLE_COLOURING, &m, plan, coef[lin], &A, b);
+              if (threads == 1) {
+                memcpy(first_vals, A.values, A.nnz * sizeof(double));
+                memcpy(first_b, b, nv * sizeof(double));
+              } else {
+                CHECK(memcmp(first_vals, A.values, A.nnz * sizeof(double)) == 0 &&
+                          memcmp(first_b, b, nv * sizeof(double)) == 0,
+                      "%s: %d threads differ bitwise from 1 thread", what, threads);
+              }
+            }
+            omp_set_num_threads(omp_get_num_procs());
+          }
+          if (pb == FEINT_POISSON) {
+            /* Laplace rows sum to zero; symmetric to round-off */
+            for (size_t i = 0; i < nv; i++) {
+              double s = 0.0, sa = 0.0;
+              const int64_t r0 = A.row_ptr[i], r1 = A.row_ptr[i + 1];
+              for (int64_t k = r0; k < r1; k++) s += A.values[k], sa += d.S[i * nv + A.col_idx[k]];
+              CHECK(test_close(s, 0.0, 2 * (n_terms + 16 + 24) + (double)(r1 - r0), sa, 1.0),
+                    "%s: row %zu sums to %.3g", what, i, s);
+              for (int64_t k = r0; k < r1; k++) {
+                const size_t j = (size_t)A.col_idx[k];
+                int64_t kt = A.row_ptr[j];
+                while (A.col_idx[kt] != (int32_t)i) kt++;
+                CHECK(test_close(A.values[k], A.values[kt], 4 * (n_terms + 16 + 24),
+                                 d.S[i * nv + j], 1.0),
+                      "%s: A[%zu][%zu] = %.17g != A[%zu][%zu] = %.17g", what, i, j, A.values[k],
+                      j, i, A.values[kt]);
+              }
+            }
+          }
+        }
+  }
+  free(first_vals), free(first_b), free(b), free(coef[0]), free(coef[1]);
+  feint_assembly_destroy(plan);
+  feint_csr_destroy(&A);
+  dense_free(&d);
+  fix_mesh_free(&m);
+}
+
+static void check_errors(void) {
+  feint_mesh m, other;
+  fix_mesh_box(&m, FEINT_TET4, 2, FIX_GENERAL, 0.2, 5);
+  fix_mesh_box(&other, FEINT_TET4, 3, FIX_NONE, 0.0, 5);
+  feint_csr A, A3;
+  feint_assembly *plan = NULL, *plan_other = NULL;
+  CHECK_STATUS(feint_csr_create(&m, 1, &A), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_csr_create(&m, 3, &A3), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_create(&m, &plan), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_create(&other, &plan_other), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_create(&m, NULL), FEINT_ERR_NULL_ARG, "plan");
+  double *coef = calloc(m.num_elem * 4, sizeof(double)), *b = malloc(m.num_vertices * 8);
+  feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 0, 0, 0, 0, 0};
+  A.values[0] = b[0] = -777.0;
+  CHECK_STATUS(feint_assemble(&d, (feint_assemble_strategy)2, &m, plan, coef, &A, b),
+               FEINT_ERR_OUT_OF_RANGE, "strategy = 2");
+  CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, NULL, coef, &A, b),
+               FEINT_ERR_NULL_ARG, "plan");
+  CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan_other, coef, &A, b),
+               FEINT_ERR_UNSUPPORTED, "plan was made for a mesh");
+  CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A3, b),
+               FEINT_ERR_UNSUPPORTED, "3 dofs per vertex");
+  CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_ATOMICS, &m, plan, coef, &A, NULL),
+               FEINT_ERR_NULL_ARG, "b is NULL");
+  uint32_t *v = m.conn + 4 * 3, tmp = v[0];
+  v[0] = v[1], v[1] = tmp; /* inverted element 3 */
+  CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A, b),
+               FEINT_ERR_DEGENERATE, "element 3");
+  CHECK(A.values[0] == -777.0 && b[0] == -777.0, "outputs written on error");
+  v[1] = v[0], v[0] = tmp;
+  CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A, b),
+               FEINT_SUCCESS, NULL);
+  feint_assembly_destroy(plan), feint_assembly_destroy(plan_other);
+  feint_csr_destroy(&A), feint_csr_destroy(&A3);
+  free(coef), free(b);
+  fix_mesh_free(&m), fix_mesh_free(&other);
+}
+
+int main(void) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++) {
+      check_case((feint_element)el, (feint_problem)pb, FIX_GENERAL);
+      if (el == FEINT_PRISM6) check_case((feint_element)el, (feint_problem)pb, FIX_AFFINE);
+    }
+  check_errors();
+  return test_finish("t703_assemble");
+}
