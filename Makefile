@@ -88,9 +88,24 @@ $(LIB_SHARED): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# Per-test extra flags: TEST_CFLAGS_<name>, TEST_LIBS_<name>.
+# t706 builds against PETSc (pkg-config: Debian's libpetsc-real-dev, with its
+# MPI) and hypre (libhypre-dev, no .pc: its header directory); without them
+# it compiles to a program that prints SKIP and exits 77.
+PETSC_FOUND := $(shell pkg-config --exists PETSc ompi-c 2>/dev/null && echo 1)
+HYPRE_INC ?= /usr/include/hypre
+ifeq ($(PETSC_FOUND),1)
+TEST_CFLAGS_t706_petsc_hypre += -DFEINT_HAVE_PETSC $(shell pkg-config --cflags PETSc ompi-c)
+TEST_LIBS_t706_petsc_hypre += $(shell pkg-config --libs PETSc ompi-c)
+endif
+ifneq ($(wildcard $(HYPRE_INC)/HYPRE_IJ_mv.h),)
+TEST_CFLAGS_t706_petsc_hypre += -DFEINT_HAVE_HYPRE -I$(HYPRE_INC)
+TEST_LIBS_t706_petsc_hypre += -lHYPRE
+endif
+
 $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) $(TEST_CFLAGS_$*) -Itests $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS) $(TEST_LIBS_$*)
 
 $(BUILD)/examples/%: examples/%.c $(LIB_STATIC)
 	@mkdir -p $(dir $@)

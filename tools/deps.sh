@@ -4,9 +4,12 @@
 # libclang-rt-19-dev (sanitizer and libFuzzer runtimes), likwid
 # (likwid-bench characterisation, optional), gnuplot (report plots,
 # optional), gmsh (the mesh tests make their meshes with it at test time;
-# t603 skips without it), python3 (t606 parses VTU output with it) and
-# python3-vtk9 (t607: VTK itself reads the VTU output; skips without it).  As root, missing packages are installed with apt-get; otherwise
-# the exact command is printed and the build goes on with what is there.
+# t603 skips without it), python3 (t606 parses VTU output with it),
+# python3-vtk9 (t607: VTK itself reads the VTU output; skips without it), PETSc
+# and hypre (libpetsc-real-dev, libhypre-dev, pkg-config: test t706 hands
+# feint's CSR matrix to them).  As root, missing packages are installed with
+# apt-get; otherwise the exact command is printed and the build goes on with
+# what is there.
 set -u
 need=()
 command -v clang-19 >/dev/null 2>&1 || need+=(clang-19)
@@ -20,6 +23,9 @@ command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 command -v gmsh >/dev/null 2>&1 || need+=(gmsh)
 [ -x /usr/bin/python3 ] || need+=(python3) # t606 parses .vtu output with its xml.etree
 /usr/bin/python3 -c 'import vtk' >/dev/null 2>&1 || need+=(python3-vtk9) # t607: VTK reads .vtu
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+pkg-config --exists PETSc 2>/dev/null || need+=(libpetsc-real-dev)
+[ -e /usr/include/hypre/HYPRE_IJ_mv.h ] || need+=(libhypre-dev)
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${need[*]}"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
