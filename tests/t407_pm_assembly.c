@@ -1,0 +1,49 @@
+/* t407: perfmodel's assembly counts (perfmodel/assembly.c) against totals
+ * counted by hand for one cube cut into 6 Kuhn tetrahedra and one cube cut
+ * into 2 prisms, exact integer equality; argument errors. */
+#include "feint_perfmodel.h"
+#include "test_util.h"
+
+static void expect(feint_element el, feint_problem pb, feint_assemble_strategy st, size_t E,
+                   size_t V, size_t Z, long long bytes, long long extra_flops, const char *what) {
+  feint_pm_assembly_counts a;
+  feint_pm_counts c;
+  CHECK_STATUS(feint_pm_assembly_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, E, V, Z, &a),
+               FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, &c), FEINT_SUCCESS, NULL);
+  CHECK(a.bytes_compulsory == bytes, "%s: %lld bytes, hand count %lld", what, a.bytes_compulsory,
+        bytes);
+  CHECK(a.flops == (long long)E * c.flops + extra_flops, "%s: %lld flops, hand count %lld", what,
+        a.flops, (long long)E * c.flops + extra_flops);
+  CHECK(a.bytes_zeroing == 8 * (long long)(Z + V), "%s: zeroing %lld", what, a.bytes_zeroing);
+}
+
+int main(void) {
+  /* One cube, 6 Kuhn tets on the diagonal 0-7: V = 8; vertices 0 and 7 see
+   * all 8, the other 6 see 5 each (e.g. x-corner 1: tets {0,1,3,7},
+   * {0,1,5,7} -> {0,1,3,5,7}): nnz = 8 + 8 + 30 = 46.
+   * Poisson, colouring: conn 4*4*6 = 96, coords 24*8 = 192, coeffs 8*4*6 =
+   * 192, map 4*6 = 24, pattern 8*9 + 4*46 = 256, values 16*46 = 736,
+   * vector 16*8 = 128: 1624.  Scatter additions 6 * (16 + 4) = 120. */
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 6, 8, 46, 1624, 120, "tet poisson");
+  /* atomics: no colour order: 1624 - 24 = 1600 */
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 6, 8, 46, 1600, 120, "tet atomics");
+  /* conv-diff: coeffs 8*20*6 = 960 instead of 192: 1624 + 768 = 2392 */
+  expect(FEINT_TET4, FEINT_CONVDIFF, FEINT_ASSEMBLE_COLOURING, 6, 8, 46, 2392, 120, "tet cd");
+  /* One cube, 2 prisms sharing the diagonal face: V = 8; the 4 vertices on
+   * the diagonal face see all 8, the other 4 see their prism's 6:
+   * nnz = 32 + 24 = 56.  Poisson colouring: conn 4*6*2 = 48, coords 192,
+   * coeffs 8*6*2 = 96, map 8, pattern 72 + 224 = 296, values 896,
+   * vector 128: 1664.  Scatter additions 2 * (36 + 6) = 84. */
+  expect(FEINT_PRISM6, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 2, 8, 56, 1664, 84, "prism");
+  feint_pm_assembly_counts a;
+  CHECK_STATUS(feint_pm_assembly_counts_get(FEINT_TET4, FEINT_POISSON, 0, 0, 6, 8, 46, NULL),
+               FEINT_ERR_NULL_ARG, "out");
+  CHECK_STATUS(feint_pm_assembly_counts_get(FEINT_TET4, FEINT_POISSON, 0,
+                                            (feint_assemble_strategy)5, 6, 8, 46, &a),
+               FEINT_ERR_OUT_OF_RANGE, "strategy = 5");
+  CHECK_STATUS(feint_pm_assembly_counts_get(FEINT_TET4, FEINT_POISSON, 0, 0, (size_t)1 << 60, 8,
+                                            46, &a),
+               FEINT_ERR_BAD_SIZE, "too large");
+  return test_finish("t407_pm_assembly");
+}
