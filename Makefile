@@ -66,7 +66,8 @@ TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 BENCH_BIN := $(BUILD)/bin/feint_bench
-BINS += $(BENCH_BIN)
+BENCH_ASM_BIN := $(BUILD)/bin/feint_bench_assembly
+BINS += $(BENCH_BIN) $(BENCH_ASM_BIN)
 
 HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assembly/*.h perfmodel/*.h)
 
@@ -120,6 +121,10 @@ $(BENCH_BIN): bench/feint_bench.c perfmodel/spawn.c perfmodel/perfmodel_cli.h $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"' $< perfmodel/spawn.c -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
+$(BENCH_ASM_BIN): bench/assembly_bench.c tests/mesh_fixture.h tests/test_util.h $(LIB_STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+
 # ---- the two commands of README.md -----------------------------------------
 # deps first (installs clang-19 & co. when root), then a fresh make so that the
 # toolchain is resolved again.
@@ -131,8 +136,9 @@ check: $(TEST_BINS) $(EXAMPLE_BINS) $(BINS)
 	@tools/run-tests.sh $(BUILD)
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BENCH_BIN)
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BENCH_ASM_BIN)
 	@tools/run-bench.sh $(BENCH_BIN)
+	@tools/run-bench.sh $(BENCH_ASM_BIN) --csv bench/results/assembly_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
 
 deps:
 	@tools/deps.sh
