@@ -67,12 +67,23 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
   return FEINT_SUCCESS;
 }
 
-/* The element checks of a call (skipped with FEINT_FLAG_TRUST_GEOMETRY). */
-static feint_status check_elements(const feint_integrate_desc *desc, const feint_mesh *mesh) {
+/* The element checks of a call (skipped with FEINT_FLAG_TRUST_GEOMETRY):
+ * geometry, and coefficients in the range the kernels integrate without
+ * rescaling (feint_integrate rescales outside it; these paths refuse). */
+static feint_status check_elements(const feint_integrate_desc *desc, const feint_mesh *mesh,
+                                   const double *coeffs) {
   if (desc->flags & FEINT_FLAG_TRUST_GEOMETRY) return FEINT_SUCCESS;
   feint_variant_info vi;
   FEINT_CALL(feint_variant_get_info(desc->variant, &vi));
-  return feint_asm_check_geometry(mesh, vi.geo_linear);
+  FEINT_CALL(feint_asm_check_geometry(mesh, vi.geo_linear));
+  const size_t bad = feint_coeff_scan(desc->element, desc->problem, desc->layout_in,
+                                      mesh->num_elem, coeffs);
+  FEINT_CHECK(bad == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
+              "coeffs of element %zu are not finite or outside the range the kernels integrate "
+              "without rescaling; feint_integrate rescales such elements, the mesh paths do not "
+              "(yet)",
+              bad);
+  return FEINT_SUCCESS;
 }
 
 /* Run the mesh loop of a variant on the host, or on the device with every
@@ -142,7 +153,7 @@ feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_
                              mesh->num_elem, &a_len));
   FEINT_CALL(feint_array_len(desc->element, desc->problem, FEINT_ARRAY_B, desc->layout_out,
                              mesh->num_elem, &b_len));
-  FEINT_CALL(check_elements(desc, mesh));
+  FEINT_CALL(check_elements(desc, mesh, coeffs));
   ka.output = FEINT_MESH_OUT_ELEMENT;
   ka.A = A_e;
   ka.b = b_e;
@@ -290,7 +301,7 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
   FEINT_CHECK(A->row_ptr[0] == 0 && (size_t)A->row_ptr[A->num_rows] == A->nnz,
               FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
               (long long)A->row_ptr[0], (long long)A->row_ptr[A->num_rows], A->nnz);
-  FEINT_CALL(check_elements(desc, mesh));
+  FEINT_CALL(check_elements(desc, mesh, coeffs));
   const size_t nnz = A->nnz, nrows = A->num_rows;
   double *values = A->values;
 #pragma omp parallel

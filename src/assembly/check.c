@@ -67,18 +67,21 @@ feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine) 
               "cannot allocate %zu doubles for the geometry check (FEINT_FLAG_TRUST_GEOMETRY "
               "skips it)",
               chunk * 3 * (size_t)ns);
-  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX;
-  for (size_t e0 = 0; e0 < ne && bad_det == SIZE_MAX && bad_affine == SIZE_MAX; e0 += chunk) {
+  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX, bad_scale = SIZE_MAX;
+  for (size_t e0 = 0; e0 < ne && bad_det == SIZE_MAX && bad_affine == SIZE_MAX &&
+                      bad_scale == SIZE_MAX;
+       e0 += chunk) {
     const size_t cnt = ne - e0 < chunk ? ne - e0 : chunk;
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < cnt; i++)
       for (int n = 0; n < ns; n++)
         for (int a = 0; a < 3; a++)
           geo[(i * ns + n) * 3 + a] = mesh->coords[3 * (size_t)mesh->conn[(e0 + i) * ns + n] + a];
-    size_t d, a;
-    feint_geometry_scan(mesh->element, FEINT_LAYOUT_NATURAL, cnt, geo, check_affine, &d, &a);
+    size_t d, a, r;
+    feint_geometry_scan(mesh->element, FEINT_LAYOUT_NATURAL, cnt, geo, check_affine, &d, &a, &r);
     if (d != SIZE_MAX) bad_det = e0 + d;
     if (a != SIZE_MAX) bad_affine = e0 + a;
+    if (r != SIZE_MAX) bad_scale = e0 + r;
   }
   free(geo);
   FEINT_CHECK(bad_det == SIZE_MAX, FEINT_ERR_DEGENERATE,
@@ -87,6 +90,11 @@ feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine) 
               "%u ... does that too); no output was written",
               bad_det, mesh->conn[bad_det * ns], mesh->conn[bad_det * ns + 1],
               mesh->conn[bad_det * ns + 2], mesh->conn[bad_det * ns + 3]);
+  FEINT_CHECK(bad_scale == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
+              "mesh element %zu has coordinates outside the range the kernels integrate "
+              "without rescaling; feint_integrate rescales such elements, the mesh paths do not "
+              "(yet)",
+              bad_scale);
   FEINT_CHECK(bad_affine == SIZE_MAX, FEINT_ERR_NOT_AFFINE,
               "mesh element %zu is not affine (top face not a translate of the bottom face); "
               "use a geo_generic variant",
