@@ -121,7 +121,7 @@ $(BENCH_BIN): bench/feint_bench.c perfmodel/spawn.c perfmodel/perfmodel_cli.h $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"' $< perfmodel/spawn.c -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
-$(BENCH_ASM_BIN): bench/assembly_bench.c tests/mesh_fixture.h tests/test_util.h $(LIB_STATIC)
+$(BENCH_ASM_BIN): bench/assembly_bench.c $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 

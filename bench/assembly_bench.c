@@ -17,8 +17,7 @@
  * reported: the assembled values and vector against a serial scatter, here,
  * of feint_integrate_mesh's per-element A^e and b^e, entry by entry with
  * |x - x_ref| <= 64 eps sum |contributions|; PASS/FAIL per row, exit 1 on a
- * FAIL.  The mesh is built by the tests' fixture (tests/mesh_fixture.h)
- * until the library's box generator with connectivity is available.
+ * FAIL.  Meshes: feint_mesh_box_create (regular, shared vertices).
  *
  * Usage: feint_bench_assembly [--cells N] [--reps R] [--csv FILE]
  *        [--case tet4-poisson,...] [--threads T1,T2]
@@ -29,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/mesh_fixture.h"
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
 #include "feint.h"
 #include "feint_perfmodel.h"
 
@@ -117,7 +118,12 @@ int main(int argc, char **argv) {
       if (!strstr(cases, name)) continue;
       omp_set_num_threads(thread_list[0]);
       feint_mesh m;
-      fix_mesh_box(&m, (feint_element)el, el == FEINT_TET4 ? cells_tet : cells_prism, FIX_NONE, 0, 1);
+      const size_t cells = el == FEINT_TET4 ? cells_tet : cells_prism;
+      if (feint_mesh_box_create((feint_element)el, cells, cells, cells, FEINT_PERTURB_NONE, 0.0, 1,
+                                &m)) {
+        fprintf(stderr, "mesh: %s\n", feint_last_error());
+        return 1;
+      }
       size_t nc;
       feint_array_entries((feint_element)el, (feint_problem)pb, FEINT_ARRAY_COEFFS, &nc);
       double *coef = malloc(m.num_elem * nc * 8);
@@ -190,7 +196,7 @@ int main(int argc, char **argv) {
       free(coef), free(b), free(ref_v), free(abs_v), free(ref_b), free(abs_b);
       feint_assembly_destroy(plan);
       feint_csr_destroy(&A);
-      fix_mesh_free(&m);
+      feint_mesh_destroy(&m);
     }
   if (out) fclose(out);
   free(ta), free(tb), free(tc);

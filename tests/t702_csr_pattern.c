@@ -70,9 +70,9 @@ static void check_errors(void) {
   bad.num_vertices = (size_t)1 << 30;
   CHECK_STATUS(feint_csr_create(&bad, 3, &A), FEINT_ERR_BAD_SIZE, "overflow the 32-bit col_idx");
   bad.num_vertices = (size_t)UINT32_MAX + 1;
-  CHECK_STATUS(feint_csr_create(&bad, 1, &A), FEINT_ERR_BAD_SIZE, "32-bit vertex indices");
+  CHECK_STATUS(feint_csr_create(&bad, 1, &A), FEINT_ERR_BAD_SIZE, "overflow the 32-bit col_idx");
   m.conn[4 * 5 + 1] = 1000;
-  CHECK_STATUS(feint_csr_create(&m, 1, &A), FEINT_ERR_OUT_OF_RANGE, "element 5, node 1");
+  CHECK_STATUS(feint_csr_create(&m, 1, &A), FEINT_ERR_OUT_OF_RANGE, "element 5 node 1");
   CHECK(memcmp(&A, &untouched, sizeof A) == 0, "A written on error");
   CHECK_STATUS(feint_csr_coo_rows(NULL, NULL), FEINT_ERR_NULL_ARG, "A is NULL");
   CHECK_STATUS(feint_csr_destroy(NULL), FEINT_SUCCESS, NULL);

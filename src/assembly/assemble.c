@@ -46,7 +46,7 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
   FEINT_CHECK((d.flags & ~known) == 0, FEINT_ERR_OUT_OF_RANGE,
               "desc->flags = 0x%x has unknown bits (allowed: 0x%x)", d.flags, known);
   FEINT_CALL(feint_asm_resolve_target(d.target, d.device, d.flags, run_device, host_fallback));
-  FEINT_CALL(feint_asm_check_mesh(mesh));
+  FEINT_CALL(feint_mesh_check(mesh));
   FEINT_CHECK(mesh->element == d.element, FEINT_ERR_UNSUPPORTED,
               "desc->element = %s but mesh->element = %s", feint_element_name(d.element),
               feint_element_name(mesh->element));
@@ -204,7 +204,7 @@ static feint_status colour_elements(const feint_mesh *mesh, uint32_t *colour,
 
 feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan) {
   FEINT_CHECK(plan != NULL, FEINT_ERR_NULL_ARG, "plan is NULL");
-  FEINT_CALL(feint_asm_check_mesh(mesh));
+  FEINT_CALL(feint_mesh_check(mesh));
   FEINT_CHECK(mesh->num_elem <= UINT32_MAX, FEINT_ERR_BAD_SIZE,
               "mesh->num_elem = %zu: the colour order holds 32-bit element indices",
               mesh->num_elem);

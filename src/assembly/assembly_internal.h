@@ -10,13 +10,6 @@
 /* Nodes per element of a mesh's element type. */
 FEINT_INTERNAL int feint_asm_nodes(feint_element element);
 
-/* The mesh's arrays and counts are usable by the element loops: pointers
- * non-NULL, element type known, num_vertices <= UINT32_MAX, every
- * connectivity index below num_vertices and no vertex twice in an element
- * (the message names the first bad element).  `what` names the mesh
- * argument in messages ("mesh"). */
-FEINT_INTERNAL feint_status feint_asm_check_mesh(const feint_mesh *mesh);
-
 /* Geometry checks of feint_integrate (det J > 0 and finite at every
  * quadrature point; affine prisms if check_affine), on coordinates gathered
  * through the connectivity a chunk at a time. */

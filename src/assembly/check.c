@@ -13,48 +13,6 @@
 
 int feint_asm_nodes(feint_element element) { return element == FEINT_TET4 ? 4 : 6; }
 
-feint_status feint_asm_check_mesh(const feint_mesh *mesh) {
-  FEINT_CHECK(mesh != NULL, FEINT_ERR_NULL_ARG, "mesh is NULL");
-  FEINT_CHECK_ENUM(mesh->element, FEINT_ELEMENT_COUNT, "mesh->element", "feint_element");
-  FEINT_CHECK(mesh->num_elem > 0, FEINT_ERR_BAD_SIZE, "mesh->num_elem = 0: the mesh is empty");
-  FEINT_CHECK(mesh->num_vertices > 0, FEINT_ERR_BAD_SIZE,
-              "mesh->num_vertices = 0 with mesh->num_elem = %zu", mesh->num_elem);
-  FEINT_CHECK(mesh->num_vertices <= UINT32_MAX, FEINT_ERR_BAD_SIZE,
-              "mesh->num_vertices = %zu does not fit 32-bit vertex indices", mesh->num_vertices);
-  FEINT_CHECK(mesh->coords != NULL, FEINT_ERR_NULL_ARG, "mesh->coords is NULL");
-  FEINT_CHECK(mesh->conn != NULL, FEINT_ERR_NULL_ARG, "mesh->conn is NULL");
-  const int ns = feint_asm_nodes(mesh->element);
-  FEINT_CHECK(mesh->num_elem <= SIZE_MAX / sizeof(uint32_t) / (size_t)ns, FEINT_ERR_BAD_SIZE,
-              "mesh->num_elem = %zu: the connectivity size overflows size_t", mesh->num_elem);
-  const uint32_t *conn = mesh->conn;
-  const size_t nv = mesh->num_vertices, ne = mesh->num_elem;
-  size_t bad_range = SIZE_MAX, bad_repeat = SIZE_MAX;
-#pragma omp parallel for schedule(static) reduction(min : bad_range, bad_repeat)
-  for (size_t e = 0; e < ne; e++) {
-    const uint32_t *v = conn + e * (size_t)ns;
-    int range_ok = 1, distinct = 1;
-    for (int r = 0; r < ns; r++) {
-      range_ok &= v[r] < nv;
-      for (int s = 0; s < r; s++) distinct &= v[r] != v[s];
-    }
-    if (!range_ok && e < bad_range) bad_range = e;
-    if (!distinct && e < bad_repeat) bad_repeat = e;
-  }
-  if (bad_range != SIZE_MAX) {
-    const uint32_t *v = conn + bad_range * (size_t)ns;
-    int r = 0;
-    while (v[r] < nv) r++;
-    FEINT_CHECK(0, FEINT_ERR_OUT_OF_RANGE,
-                "mesh->conn: element %zu, node %d has vertex index %u, outside [0, %zu)",
-                bad_range, r, v[r], nv);
-  }
-  FEINT_CHECK(bad_repeat == SIZE_MAX, FEINT_ERR_DEGENERATE,
-              "mesh->conn: element %zu uses a vertex twice (vertices %u %u %u %u ...)",
-              bad_repeat, conn[bad_repeat * ns], conn[bad_repeat * ns + 1],
-              conn[bad_repeat * ns + 2], conn[bad_repeat * ns + 3]);
-  return FEINT_SUCCESS;
-}
-
 /* Elements per chunk of the geometry check: 64 Ki elements of gathered
  * coordinates (at most 9 MiB for prisms) at a time. */
 #define CHECK_CHUNK ((size_t)1 << 16)

@@ -43,13 +43,15 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
   FEINT_CHECK(A != NULL, FEINT_ERR_NULL_ARG, "A is NULL");
   FEINT_CHECK(dofs_per_vertex == 1 || dofs_per_vertex == 3, FEINT_ERR_OUT_OF_RANGE,
               "dofs_per_vertex = %d; allowed: 1 (scalar) or 3 (vector)", dofs_per_vertex);
-  FEINT_CALL(feint_asm_check_mesh(mesh));
+  FEINT_CHECK(mesh != NULL, FEINT_ERR_NULL_ARG, "mesh is NULL");
   const size_t nv = mesh->num_vertices, ne = mesh->num_elem;
   const size_t dpv = (size_t)dofs_per_vertex;
+  /* before the mesh check: it reads every vertex */
   FEINT_CHECK(nv <= (size_t)INT32_MAX / dpv, FEINT_ERR_BAD_SIZE,
               "mesh->num_vertices = %zu times dofs_per_vertex = %d = %zu rows: a column index "
               "would overflow the 32-bit col_idx (at most %d)",
               nv, dofs_per_vertex, nv * dpv, INT32_MAX);
+  FEINT_CALL(feint_mesh_check(mesh));
   const int ns = feint_asm_nodes(mesh->element);
   /* vertex -> elements incidence, elements ascending per vertex */
   size_t *vptr = calloc(nv + 1, sizeof(size_t));
