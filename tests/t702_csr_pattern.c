@@ -80,7 +80,7 @@ static void check_errors(void) {
 }
 
 int main(void) {
-  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) {
+  for (int el = FEINT_TET4; el <= FEINT_PRISM6; el++) {
     check_pattern((feint_element)el, 1);
     check_pattern((feint_element)el, 3);
   }

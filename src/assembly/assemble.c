@@ -45,6 +45,9 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
                          FEINT_FLAG_ALLOW_HOST_FALLBACK;
   FEINT_CHECK((d.flags & ~known) == 0, FEINT_ERR_OUT_OF_RANGE,
               "desc->flags = 0x%x has unknown bits (allowed: 0x%x)", d.flags, known);
+  FEINT_CHECK(d.element == FEINT_TET4 || d.element == FEINT_PRISM6, FEINT_ERR_UNSUPPORTED,
+              "desc->element = %s: the mesh paths integrate tet4 and prism6 (hex8 not yet)",
+              feint_element_name(d.element));
   FEINT_CALL(feint_asm_resolve_target(d.target, d.device, d.flags, run_device, host_fallback));
   FEINT_CALL(feint_mesh_check(mesh));
   FEINT_CHECK(mesh->element == d.element, FEINT_ERR_UNSUPPORTED,

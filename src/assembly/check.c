@@ -11,7 +11,9 @@
 
 #include "assembly/assembly_internal.h"
 
-int feint_asm_nodes(feint_element element) { return element == FEINT_TET4 ? 4 : 6; }
+int feint_asm_nodes(feint_element element) {
+  return element == FEINT_TET4 ? 4 : element == FEINT_PRISM6 ? 6 : 8;
+}
 
 /* Elements per chunk of the geometry check: 64 Ki elements of gathered
  * coordinates (at most 9 MiB for prisms) at a time. */
