@@ -514,8 +514,8 @@ static void print_ratios(const char *case_name, double t_min[2][FEINT_VARIANT_CO
 
 /* The cases' names, as --case takes them (element-major, as the loops). */
 static const char *const case_names[FEINT_ELEMENT_COUNT * FEINT_PROBLEM_COUNT] = {
-    "tet4-poisson", "tet4-convdiff", "prism6-poisson", "prism6-convdiff", "hex8-poisson",
-    "hex8-convdiff"};
+    "tet4-poisson",   "tet4-convdiff",  "tet4-elasticity", "prism6-poisson", "prism6-convdiff",
+    "prism6-elasticity", "hex8-poisson", "hex8-convdiff",   "hex8-elasticity"};
 
 /* 1 if `name` is one of the comma-separated entries of list. */
 static int list_has(const char *list, const char *name) {

@@ -50,9 +50,22 @@
  *                                  values, index 0 = function value, 1..3 =
  *                                  d/dx, d/dy, d/dz), then d^i, i = 0..3.
  *                                  Constant over the element.
- *  A_e      : [num_elem][N_S][N_S] row-major; A_e[e][r][s] couples test
+ *             elasticity [num_elem][2 + 3 N_Q]  Lame lambda, mu (constant
+ *                                  over the element), then the body force
+ *                                  f = (f_x, f_y, f_z) at each quadrature
+ *                                  point: [lambda, mu, f_0x, f_0y, f_0z,
+ *                                  f_1x, ...].  Requires mu >= 0 and
+ *                                  lambda + 2 mu / 3 > 0, finite.
+ *  A_e      : [num_elem][N][N] row-major, N = N_S (scalar problems) or 3 N_S
+ *                                  (elasticity: dof 3 v + c is component c of
+ *                                  vertex v, "vertex-major" as PETSc block
+ *                                  size 3); A_e[e][r][s] couples test
  *                                  function r with trial function s.
- *  b_e      : [num_elem][N_S]
+ *                                  Elasticity: A[3r+i][3s+j] = int lambda
+ *                                  dphi_r/dx_i dphi_s/dx_j + mu dphi_r/dx_j
+ *                                  dphi_s/dx_i + mu delta_ij grad phi_r .
+ *                                  grad phi_s.
+ *  b_e      : [num_elem][N]        elasticity: b[3r+i] = int f_i phi_r
  *
  * Blocked (coalesced) layout: elements are grouped in blocks of
  * FEINT_BLOCK_LEN; entry k of element e of an array with `size` entries per
@@ -115,12 +128,19 @@ typedef enum {
                               result would exceed the range of double */
   FEINT_ERR_FORMAT,        /* a file is malformed (message: line or byte offset) */
   FEINT_ERR_IO,            /* a file could not be opened, read or written */
+  FEINT_ERR_BAD_COEFF,     /* a physical coefficient is inadmissible (elasticity: mu < 0
+                              or lambda + 2 mu / 3 <= 0 or NaN) */
   FEINT_STATUS_COUNT
 } feint_status;
 
 typedef enum { FEINT_TET4 = 0, FEINT_PRISM6, FEINT_HEX8, FEINT_ELEMENT_COUNT } feint_element;
 
-typedef enum { FEINT_POISSON = 0, FEINT_CONVDIFF, FEINT_PROBLEM_COUNT } feint_problem;
+typedef enum {
+  FEINT_POISSON = 0, /* -Laplace u = f */
+  FEINT_CONVDIFF,    /* convection-diffusion-reaction, c and d per element */
+  FEINT_ELASTICITY,  /* 3-D isotropic linear elasticity (3 dofs per node) */
+  FEINT_PROBLEM_COUNT
+} feint_problem;
 
 typedef enum {
   FEINT_QSS_GEO_LINEAR = 0, /* Algorithm 3 of the paper */
@@ -272,6 +292,8 @@ feint_status feint_array_len(feint_element element, feint_problem problem, feint
  * degeneracy criterion above, or with a non-finite coordinate; the message
  * names the lowest such element index), FEINT_ERR_NOT_AFFINE (geo_linear
  * variant on a non-affine element; the message names it),
+ * FEINT_ERR_BAD_COEFF (elasticity: an element with mu < 0, lambda + 2 mu / 3
+ * <= 0 or NaN Lame coefficients; the message names it and its values),
  * FEINT_ERR_NOT_FINITE (a non-finite coefficient, or an element whose
  * A_e/b_e entries would exceed the double range; named),
  * FEINT_ERR_UNSUPPORTED (an element outside the safe range with

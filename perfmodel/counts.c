@@ -124,10 +124,17 @@ static long long cost_vol(void) { return 1; }
  * conv-diff: t_i = sum_j c_ij psi_s[j] for i = 0..N_D (2(N_D+1) - 1 = 7
  * each, 4 of them: 28), then sum_i psi_r[i] t_i (7): 35. */
 static long long cost_update_A_inner(feint_problem pb) {
-  return pb == FEINT_POISSON ? 0 : (N_D + 1) * (2 * (N_D + 1) - 1);
+  return pb == FEINT_CONVDIFF ? (N_D + 1) * (2 * (N_D + 1) - 1) : 0;
 }
+/* Elasticity, one 3x3 block (feint_update_block) as written: lambda vol,
+ * mu vol (2), g_r . g_s (5), mu vol g_r.g_s (1), per entry the products
+ * g_r[i] g_s[j] and g_r[j] g_s[i] and their scalings (4) and one addition
+ * (9 x 5 = 45), 3 diagonal additions: 56, without the 9 accumulations
+ * (cost_accumulate, which for elasticity counts them: 2 per block stands for
+ * vol and one addition in the scalar problems, so the block's 9 additions
+ * are added here and cost_accumulate's 2 subtracted: 56 + 9 - 2 = 63). */
 static long long cost_update_A_outer(feint_problem pb) {
-  return pb == FEINT_POISSON ? 2 * N_D - 1 : 2 * (N_D + 1) - 1;
+  return pb == FEINT_POISSON ? 2 * N_D - 1 : pb == FEINT_CONVDIFF ? 2 * (N_D + 1) - 1 : 63;
 }
 static long long cost_update_A(feint_problem pb) {
   return cost_update_A_inner(pb) + cost_update_A_outer(pb);
@@ -136,7 +143,9 @@ static long long cost_update_A(feint_problem pb) {
 /* feint_update_b for one (q, r), without vol: Poisson f_q phi_r: 1;
  * conv-diff d . psi_r: 2(N_D+1) - 1 = 7. */
 static long long cost_update_b(feint_problem pb) {
-  return pb == FEINT_POISSON ? 1 : 2 * (N_D + 1) - 1;
+  /* elasticity: 3 components x (vol * (f_i phi_r): 2 mul + 1 add) = 9,
+   * less cost_accumulate's 2 */
+  return pb == FEINT_POISSON ? 1 : pb == FEINT_CONVDIFF ? 2 * (N_D + 1) - 1 : 7;
 }
 
 /* Ae[r][s] += vol * u and be[r] += vol * u: 1 mul + 1 add each. */
@@ -153,6 +162,20 @@ static long long flops_executed(feint_element et, feint_problem pb, int geo_line
   flops += n_jac * e.distinct_weights * cost_vol();
   /* psi: per distinct gradient point (Jinv is the same or differs with it) */
   flops += dg * e.psi_point;
+  if (pb == FEINT_ELASTICITY) {
+    /* N = 3 N_S dofs; A^e symmetric and every entry of block (s, r) the same
+     * expression as its transpose in block (r, s) (same products, canonical
+     * operand order), so merged.  Per distinct gradient point: lambda vol,
+     * mu vol (2); the distinct products g_r[i] g_s[j], N (N + 1) / 2; per
+     * node pair r <= s g_r . g_s (5) and mu vol g_r.g_s (1); per entry of
+     * the upper triangle 2 scalings + 1 addition (3), plus 1 diagonal
+     * addition per i == j entry of a pair (3 per pair).  Per point: one
+     * accumulation per upper-triangle entry (N (N + 1) / 2). */
+    const long long N = 3 * ns, upper = N * (N + 1) / 2, pairs = ns * (ns + 1) / 2;
+    flops += dg * (2 + upper + 6 * pairs + 3 * upper + 3 * pairs) + nq * upper;
+    flops += nq * N * 3; /* load: vol * (f_qi phi_r) per (q, dof) */
+    return flops;
+  }
   if (pb == FEINT_POISSON) {
     long long pairs = ns * (ns + 1) / 2; /* symmetric, merged */
     flops += dg * pairs * cost_update_A(pb) + nq * pairs * cost_accumulate();
@@ -208,9 +231,12 @@ static void fill_sizes(feint_element et, feint_problem pb, feint_pm_counts *c) {
   c->num_nodes = e.num_nodes;
   c->num_qpts = e.num_qpts;
   c->geometry = N_D * e.num_nodes;
-  c->coeffs = pb == FEINT_POISSON ? e.num_qpts : (N_D + 1) * (N_D + 1) + (N_D + 1);
-  c->a_out = (long long)e.num_nodes * e.num_nodes;
-  c->b_out = e.num_nodes;
+  const long long nd = (pb == FEINT_ELASTICITY ? N_D : 1) * (long long)e.num_nodes;
+  c->coeffs = pb == FEINT_POISSON      ? e.num_qpts
+              : pb == FEINT_ELASTICITY ? 2 + N_D * e.num_qpts /* lambda, mu, f per point */
+                                       : (N_D + 1) * (N_D + 1) + (N_D + 1);
+  c->a_out = nd * nd; /* elasticity: (3 N_S)^2, vertex-major dofs */
+  c->b_out = nd;
   c->global_accesses = c->geometry + c->coeffs + c->a_out + c->b_out;
   /* 8 bytes per double, each moved once (nontemporal stores). */
   c->bytes_compulsory = 8 * c->global_accesses;
@@ -252,7 +278,9 @@ static void fill_shared(feint_problem pb, feint_pm_loop_order lo, int geo_linear
   long long reps = lo == FEINT_PM_QSS ? 1 : lo == FEINT_PM_SQS ? ns : ns * ns;
   long long n_jac = geo_linear ? 1 : nq * reps;
   c->shared_accesses[FEINT_PM_SHARED_GEOMETRY] = N_D * ns * n_jac;
-  long long per_point = pb == FEINT_POISSON ? 1 : (N_D + 1) * (N_D + 1) + (N_D + 1);
+  long long per_point = pb == FEINT_POISSON      ? 1
+                        : pb == FEINT_ELASTICITY ? 2 + N_D /* lambda, mu, f_q */
+                                                 : (N_D + 1) * (N_D + 1) + (N_D + 1);
   c->shared_accesses[FEINT_PM_SHARED_COEFFS] = per_point * nq * reps;
   if (lo == FEINT_PM_SSQ && !geo_linear)
     c->shared_accesses[FEINT_PM_SHARED_PHI] = 16 * nq * ns * ns;
@@ -261,7 +289,8 @@ static void fill_shared(feint_problem pb, feint_pm_loop_order lo, int geo_linear
     c->shared_accesses[FEINT_PM_SHARED_PHI] =
         lo == FEINT_PM_SSQ ? writes + 8 * nq * ns * ns : writes + 4 * nq * ns + 4 * nq * ns * ns;
   }
-  c->shared_accesses[FEINT_PM_SHARED_AB] = 2 * nq * (ns * ns + ns) + ns * ns + ns;
+  /* elasticity: per dof (a_out = dofs^2, b_out = dofs) */
+  c->shared_accesses[FEINT_PM_SHARED_AB] = 2 * nq * (c->a_out + c->b_out) + c->a_out + c->b_out;
 }
 
 static feint_status check_case(const char *func, feint_element element, feint_problem problem) {

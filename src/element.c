@@ -20,6 +20,7 @@ const char *feint_problem_name(feint_problem problem) {
   switch (problem) {
     case FEINT_POISSON: return "poisson";
     case FEINT_CONVDIFF: return "convdiff";
+    case FEINT_ELASTICITY: return "elasticity";
     default: return NULL;
   }
 }
@@ -91,11 +92,12 @@ feint_status feint_array_entries(feint_element element, feint_problem problem, f
   FEINT_CHECK_ENUM(problem, FEINT_PROBLEM_COUNT, "problem", "feint_problem");
   FEINT_CHECK_ENUM(array, FEINT_ARRAY_COUNT, "array", "feint_array");
   const size_t ns = (size_t)feint_elem_nodes(element);
+  const size_t nd = (size_t)feint_problem_dofs(element, problem);
   switch (array) {
     case FEINT_ARRAY_GEOMETRY: *entries = 3 * ns; break;
     case FEINT_ARRAY_COEFFS: *entries = (size_t)feint_problem_coeffs(element, problem); break;
-    case FEINT_ARRAY_A: *entries = ns * ns; break;
-    default: *entries = ns; break;
+    case FEINT_ARRAY_A: *entries = nd * nd; break;
+    default: *entries = nd; break;
   }
   return FEINT_SUCCESS;
 }

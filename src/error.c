@@ -25,6 +25,9 @@ const char *feint_status_string(feint_status status) {
              "would exceed the range of double";
     case FEINT_ERR_FORMAT: return "a file is malformed";
     case FEINT_ERR_IO: return "a file could not be opened, read or written";
+    case FEINT_ERR_BAD_COEFF:
+      return "a physical coefficient is inadmissible (elasticity: mu < 0, lambda + 2 mu / 3 <= 0, "
+             "or NaN)";
     case FEINT_STATUS_COUNT: break;
   }
   return "unknown status code";

@@ -110,6 +110,12 @@ FEINT_INTERNAL void feint_geometry_scan(int element, int layout, size_t num_elem
 FEINT_INTERNAL size_t feint_coeff_scan(int element, int problem, int layout, size_t num_elem,
                                        const double *coeffs);
 
+/* Physical admissibility of the coefficients (validate.c): first element
+ * with inadmissible ones (elasticity: mu < 0 or lambda + 2 mu / 3 <= 0 or
+ * NaN), SIZE_MAX if none or the problem has no such condition. */
+FEINT_INTERNAL size_t feint_physics_scan(int element, int problem, int layout, size_t num_elem,
+                                         const double *coeffs);
+
 /* The rescaled slow path (rescale.c) for elements [first, num_elem) of ka
  * that the pass left to it: the lowest degenerate element at or after first
  * (SIZE_MAX: none); and computing them with variant fn, checking that every

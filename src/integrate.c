@@ -4,6 +4,7 @@
  * build); layout conversion.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,19 @@ static int ranges_overlap(const double *a, size_t na, const double *b, size_t nb
   const uintptr_t a0 = (uintptr_t)a, a1 = a0 + na * sizeof(double);
   const uintptr_t b0 = (uintptr_t)b, b1 = b0 + nb * sizeof(double);
   return a0 < b1 && b0 < a1;
+}
+
+/* Coefficient k of element e for a message (NaN for device pointers, which
+ * the host cannot read). */
+static double coef_at(const feint_integrate_desc *d, size_t num_elem, const double *coeffs,
+                      size_t e, size_t k, int device_ptrs) {
+  size_t n;
+  if (device_ptrs || e >= num_elem ||
+      feint_array_entries(d->element, d->problem, FEINT_ARRAY_COEFFS, &n) != FEINT_SUCCESS)
+    return NAN;
+  const size_t B = FEINT_BLOCK_LEN;
+  return d->layout_in == FEINT_LAYOUT_BLOCKED ? coeffs[(e / B) * B * n + k * B + e % B]
+                                              : coeffs[e * n + k];
 }
 
 feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
@@ -94,7 +108,7 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
   if (!(d.flags & FEINT_FLAG_TRUST_GEOMETRY)) {
     feint_variant_info vi;
     FEINT_CALL(feint_variant_get_info(d.variant, &vi));
-    size_t bad_det, bad_affine, geo_rescale, coef_rescale;
+    size_t bad_det, bad_affine, geo_rescale, coef_rescale, bad_phys;
     if (device_ptrs) {
       /* The arrays live on the device: the pass runs on host copies, which
        * costs one device -> host transfer of the geometry and coefficient
@@ -111,13 +125,20 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
       feint_geometry_scan(d.element, d.layout_in, num_elem, geo_host, vi.geo_linear, &bad_det,
                           &bad_affine, &geo_rescale);
       coef_rescale = feint_coeff_scan(d.element, d.problem, d.layout_in, num_elem, coef_host);
+      bad_phys = feint_physics_scan(d.element, d.problem, d.layout_in, num_elem, coef_host);
       free(geo_host);
       free(coef_host);
     } else {
       feint_geometry_scan(d.element, d.layout_in, num_elem, geometry, vi.geo_linear, &bad_det,
                           &bad_affine, &geo_rescale);
       coef_rescale = feint_coeff_scan(d.element, d.problem, d.layout_in, num_elem, coeffs);
+      bad_phys = feint_physics_scan(d.element, d.problem, d.layout_in, num_elem, coeffs);
     }
+    FEINT_CHECK(bad_phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
+                "coeffs of element %zu: lambda = %g, mu = %g; elasticity needs mu >= 0 and "
+                "lambda + 2 mu / 3 > 0; no output was written",
+                bad_phys, coef_at(&d, num_elem, coeffs, bad_phys, 0, device_ptrs),
+                coef_at(&d, num_elem, coeffs, bad_phys, 1, device_ptrs));
     first_rescale = geo_rescale < coef_rescale ? geo_rescale : coef_rescale;
     if (first_rescale < bad_det) {
       FEINT_CHECK(!device_ptrs, FEINT_ERR_UNSUPPORTED,

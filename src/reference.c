@@ -5,6 +5,12 @@
  * natural layout only, no OpenMP, no kernel helpers: it shares only the
  * reference-element tables (tested on their own in t1xx).  Variants never
  * edit it.
+ *
+ * Linear elasticity (3 dofs per node, dof 3 v + c) from its definition:
+ * with v = phi_r e_i, u = phi_s e_j, grad v = e_i (x) g_r, the integrand
+ * lambda div u div v + 2 mu eps(u) : eps(v) = lambda tr(grad u) tr(grad v)
+ * + mu (grad u : grad v + grad u^T : grad v), each term evaluated as a sum
+ * over the 3x3 gradient entries.
  */
 #include <math.h>
 #include <string.h>
@@ -32,6 +38,42 @@ static double reference_gradient(const double J[3][3], const double dref[3], dou
   return det;
 }
 
+/* Elasticity at one point: grad v[a][c] = d(v_a)/dx_c for v = phi_r e_i is
+ * delta_ai g_r[c].  A[3r+i][3s+j] += vol (lambda tr(gu) tr(gv) + mu sum_ac
+ * (gu[a][c] gv[a][c] + gu[c][a] gv[a][c])), b[3r+i] += vol f_i phi_r; the
+ * abs sums take every factor by its scale (psi_abs). */
+static void elastic_point(int ns, double lambda, double mu, const double f[3], double vol,
+                          double vol_abs, const double *phi, const double psi[][4],
+                          const double psi_abs[][4], double *A, double *b, double *Aa,
+                          double *ba) {
+  const int nd = 3 * ns;
+  for (int r = 0; r < ns; r++)
+    for (int i = 0; i < 3; i++) {
+      for (int s = 0; s < ns; s++)
+        for (int j = 0; j < 3; j++) {
+          double t = 0.0, t_abs = 0.0; /* the integrand without vol */
+          /* lambda div u div v: tr(gu) = g_s[j], tr(gv) = g_r[i] */
+          t += lambda * psi[s][1 + j] * psi[r][1 + i];
+          t_abs += fabs(lambda) * psi_abs[s][1 + j] * psi_abs[r][1 + i];
+          for (int a = 0; a < 3; a++)
+            for (int c = 0; c < 3; c++) {
+              const double gv = a == i ? psi[r][1 + c] : 0.0;
+              const double gu = a == j ? psi[s][1 + c] : 0.0;   /* gu[a][c] */
+              const double guT = c == j ? psi[s][1 + a] : 0.0;  /* gu[c][a] */
+              const double gv_abs = a == i ? psi_abs[r][1 + c] : 0.0;
+              const double gu_abs = a == j ? psi_abs[s][1 + c] : 0.0;
+              const double guT_abs = c == j ? psi_abs[s][1 + a] : 0.0;
+              t += mu * (gu * gv + guT * gv);
+              t_abs += fabs(mu) * (gu_abs * gv_abs + guT_abs * gv_abs);
+            }
+          A[(3 * r + i) * nd + 3 * s + j] += vol * t;
+          if (Aa) Aa[(3 * r + i) * nd + 3 * s + j] += vol_abs * t_abs;
+        }
+      b[3 * r + i] += vol * f[i] * phi[r];
+      if (ba) ba[3 * r + i] += vol_abs * fabs(f[i]) * fabs(phi[r]);
+    }
+}
+
 feint_status feint_integrate_reference(feint_element element, feint_problem problem,
                                        size_t num_elem, const double *geometry,
                                        const double *coeffs, double *A_e, double *b_e,
@@ -51,6 +93,7 @@ feint_status feint_integrate_reference(feint_element element, feint_problem prob
                                &len));
   }
   const int ns = ei.num_nodes, nq = ei.num_qpts;
+  const int elastic = problem == FEINT_ELASTICITY, nc = elastic ? 3 : 1, nd = nc * ns;
 
   for (size_t e = 0; e < num_elem; e++) {
     const double *x = geometry + e * 3 * (size_t)ns;
@@ -64,14 +107,14 @@ feint_status feint_integrate_reference(feint_element element, feint_problem prob
     } else {
       c[1][1] = c[2][2] = c[3][3] = 1.0;
     }
-    double *A = A_e + e * (size_t)(ns * ns), *b = b_e + e * (size_t)ns;
-    double *Aa = A_abs ? A_abs + e * (size_t)(ns * ns) : NULL;
-    double *ba = b_abs ? b_abs + e * (size_t)ns : NULL;
-    for (int k = 0; k < ns * ns; k++) {
+    double *A = A_e + e * (size_t)(nd * nd), *b = b_e + e * (size_t)nd;
+    double *Aa = A_abs ? A_abs + e * (size_t)(nd * nd) : NULL;
+    double *ba = b_abs ? b_abs + e * (size_t)nd : NULL;
+    for (int k = 0; k < nd * nd; k++) {
       A[k] = 0.0;
       if (Aa) Aa[k] = 0.0;
     }
-    for (int r = 0; r < ns; r++) {
+    for (int r = 0; r < nd; r++) {
       b[r] = 0.0;
       if (ba) ba[r] = 0.0;
     }
@@ -115,6 +158,11 @@ feint_status feint_integrate_reference(feint_element element, feint_problem prob
         }
       }
       const double vol = det * ei.qwts[q];
+      if (elastic) {
+        elastic_point(ns, cf[0], cf[1], cf + 2 + 3 * q, vol, vol_abs, ei.phi[q], psi, psi_abs, A,
+                      b, Aa, ba);
+        continue;
+      }
       if (problem == FEINT_POISSON) d[0] = cf[q];
       for (int r = 0; r < ns; r++) {
         for (int s = 0; s < ns; s++)

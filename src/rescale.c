@@ -12,7 +12,9 @@
  *   vol = s^3 vol',  psi_0 = psi'_0,  psi_i = psi'_i / s  (i = 1..3), so
  *   A^e = s sum vol' (c_ij s^(2 - n_i - n_j)) psi'_i psi'_j,
  *   b^e = s sum vol' (d_i  s^(2 - n_i)) psi'_i          (n_i = 1 if i > 0),
- * Poisson: c = identity on the derivatives (A^e = s A'), d_0 = f.  Each
+ * Poisson: c = identity on the derivatives (A^e = s A'), d_0 = f;
+ * elasticity: lambda and mu multiply two derivatives (A^e = s A'), the body
+ * force is a d_0 (f' = f s^2).  Each
  * scaled coefficient is c_ij 2^(k (2 - n_i - n_j) - j_A) with j_A >= 0 the
  * smallest shift that brings them all to at most 2^400 (likewise d_i with
  * j_b), so the unit-scale element and its coefficients lie inside the safe
@@ -42,20 +44,18 @@
     if (!(cond)) return feint_error_set((status), "feint_integrate", __FILE__, __LINE__, __VA_ARGS__); \
   } while (0)
 
-#define RESCALE_CHUNK 32 /* elements per call of the variant (20 KiB of stack) */
+#define RESCALE_CHUNK 8 /* elements per call of the variant (40 KiB of stack) */
 
 /* Nodes and coefficients of element e in the input layout. */
 FEINT_INLINE void load_element(const int et, const int pb, const feint_kernel_args *ka, size_t e,
                                double x[FEINT_MAX_NODES][3], double coef[FEINT_MAX_COEFFS]) {
   const size_t B = FEINT_BLOCK_LEN, gsz = 3 * (size_t)feint_elem_nodes(et);
   const size_t csz = (size_t)feint_problem_coeffs(et, pb);
-  if (ka->layout_in == FEINT_LAYOUT_BLOCKED) {
-    feint_load_nodes(et, ka->geometry + (e / B) * B * gsz + e % B, (int)B, x);
-    feint_load_coeffs(et, pb, ka->coeffs + (e / B) * B * csz + e % B, (int)B, coef);
-  } else {
-    feint_load_nodes(et, ka->geometry + e * gsz, 1, x);
-    feint_load_coeffs(et, pb, ka->coeffs + e * csz, 1, coef);
-  }
+  const int blocked = ka->layout_in == FEINT_LAYOUT_BLOCKED, stride = blocked ? (int)B : 1;
+  const double *c = blocked ? ka->coeffs + (e / B) * B * csz + e % B : ka->coeffs + e * csz;
+  feint_load_nodes(et, blocked ? ka->geometry + (e / B) * B * gsz + e % B : ka->geometry + e * gsz,
+                   stride, x);
+  for (size_t k = 0; k < csz; k++) coef[k] = c[k * (size_t)stride];
 }
 
 /* The element at unit scale: k = ilogb(max |J_ab|) over its points and
@@ -115,6 +115,18 @@ FEINT_INLINE int scale_coeffs(const int et, const int pb, int k, const double co
   for (int i = 0; i < n; i++)
     if (!isfinite(coef[i])) return i;
   int e[FEINT_MAX_COEFFS];
+  if (pb == FEINT_ELASTICITY) {
+    /* lambda, mu: A^e = s A' (both terms have two derivatives); the body
+     * force f like Poisson's f: f' = f s^2 */
+    e[0] = e[1] = 0;
+    for (int i = 2; i < n; i++) e[i] = 2 * k;
+    const int ja = shift_for(coef, e, 2), jb = shift_for(coef + 2, e + 2, n - 2);
+    for (int i = 0; i < 2; i++) out[i] = ldexp(coef[i], -ja);
+    for (int i = 2; i < n; i++) out[i] = ldexp(coef[i], e[i] - jb);
+    *exp_a = k + ja;
+    *exp_b = k + jb;
+    return -1;
+  }
   if (pb == FEINT_POISSON) {
     for (int q = 0; q < n; q++) e[q] = 2 * k;
     const int jb = shift_for(coef, e, n);
@@ -160,7 +172,7 @@ typedef struct {
   size_t elem[RESCALE_CHUNK];
   int exp_a[RESCALE_CHUNK], exp_b[RESCALE_CHUNK];
   double geo[RESCALE_CHUNK * 3 * FEINT_MAX_NODES], coef[RESCALE_CHUNK * FEINT_MAX_COEFFS];
-  double A[RESCALE_CHUNK * FEINT_MAX_NODES * FEINT_MAX_NODES], b[RESCALE_CHUNK * FEINT_MAX_NODES];
+  double A[RESCALE_CHUNK * FEINT_MAX_DOFS * FEINT_MAX_DOFS], b[RESCALE_CHUNK * FEINT_MAX_DOFS];
 } chunk;
 
 /* Integrate the chunk at unit scale, scale back, check (store = 0) or write
@@ -168,11 +180,11 @@ typedef struct {
 static feint_status chunk_flush(feint_variant_fn fn, const feint_kernel_args *ka, chunk *c,
                                 int store) {
   if (c->num == 0) return FEINT_SUCCESS;
-  const int et = ka->element, ns = feint_elem_nodes(et);
+  const int et = ka->element, nd = feint_problem_dofs(et, ka->problem);
   const feint_kernel_args unit = {et, ka->problem, FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL,
                                   c->num, c->geo, c->coef, c->A, c->b};
   fn(&unit);
-  const size_t B = FEINT_BLOCK_LEN, na = (size_t)(ns * ns), nb = (size_t)ns;
+  const size_t B = FEINT_BLOCK_LEN, na = (size_t)(nd * nd), nb = (size_t)nd;
   const int blocked = ka->layout_out == FEINT_LAYOUT_BLOCKED;
   for (size_t i = 0; i < c->num; i++) {
     const size_t e = c->elem[i];

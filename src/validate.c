@@ -176,3 +176,27 @@ size_t feint_coeff_scan(int element, int problem, int layout, size_t num_elem,
   if (top > limit) return coeff_first_bad(n, blocked, 0, flat_elem, coeffs);
   return coeff_first_bad(n, blocked, flat_elem, num_elem, coeffs); /* the partial block */
 }
+
+/* ---- Physical admissibility of the coefficients (issue 8) ---------------
+ * Separate from the range check above: a coefficient can be finite and in
+ * range and still describe no material.  Elasticity: the element is refused
+ * unless mu >= 0 and the bulk modulus lambda + 2 mu / 3 > 0 (NaN fails
+ * both), the conditions for the element matrix to be positive semidefinite
+ * with only the rigid-body modes in its null space (mu > 0).  Returns the
+ * first such element, SIZE_MAX if none. */
+size_t feint_physics_scan(int element, int problem, int layout, size_t num_elem,
+                          const double *coeffs) {
+  if (problem != FEINT_ELASTICITY) return SIZE_MAX;
+  const size_t n = (size_t)feint_problem_coeffs(element, problem), B = FEINT_BLOCK_LEN;
+  const int blocked = layout == FEINT_LAYOUT_BLOCKED;
+  size_t bad = SIZE_MAX;
+#pragma omp parallel for simd schedule(static) reduction(min : bad)
+  for (size_t e = 0; e < num_elem; e++) {
+    const double *c = blocked ? coeffs + (e / B) * B * n + e % B : coeffs + e * n;
+    const double lambda = c[0], mu = c[blocked ? B : 1];
+    const int ok = mu >= 0.0 && lambda + 2.0 * mu / 3.0 > 0.0; /* NaN fails */
+    const size_t cand = ok ? SIZE_MAX : e;
+    bad = cand < bad ? cand : bad;
+  }
+  return bad;
+}

@@ -6,7 +6,7 @@
  *
  * Tolerance.  Entry x of A^e or b^e is a sum of n_terms terms
  * t = vol * c * psi_r * psi_s (Poisson: N_Q * 3 terms per entry of A,
- * conv-diff: N_Q * 16).  S (A_abs, b_abs of feint_integrate_reference) is the
+ * conv-diff: N_Q * 16, elasticity: N_Q * 5).  S (A_abs, b_abs of feint_integrate_reference) is the
  * sum of |t| with every factor replaced by the scale of its round-off (the
  * Jacobian, cofactors and det J in absolute values): each factor of a term is
  * then known to a few eps relative to its scale (J 1, cofactor 3, det 4,
@@ -66,13 +66,17 @@ static inline void fixture_setup(fixture *f, feint_element el, feint_problem pb)
   feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &f->nc);
   feint_array_entries(el, pb, FEINT_ARRAY_A, &f->na);
   feint_array_entries(el, pb, FEINT_ARRAY_B, &f->nb);
-  f->n_terms = (double)f->ei.num_qpts * (pb == FEINT_POISSON ? 3 : 16);
+  /* terms per entry and point: Poisson 3, conv-diff 16, elasticity 5
+   * (lambda term, mu term, 3 of mu g_r . g_s on the diagonal) */
+  f->n_terms = (double)f->ei.num_qpts * (pb == FEINT_POISSON ? 3 : pb == FEINT_CONVDIFF ? 16 : 5);
 
   f->coef[FEINT_LAYOUT_NATURAL] = fixture_alloc(f->padded * f->nc);
   f->coef[FEINT_LAYOUT_BLOCKED] = fixture_alloc(f->padded * f->nc);
   test_rng rng = {0x5eed0000u + (unsigned)(2 * el + pb)};
   for (size_t i = 0; i < f->num_elem * f->nc; i++)
-    f->coef[FEINT_LAYOUT_NATURAL][i] = test_rng_uniform(&rng, -1.0, 1.0);
+    f->coef[FEINT_LAYOUT_NATURAL][i] =
+        pb == FEINT_ELASTICITY && i % f->nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0) /* lambda, mu */
+                                                : test_rng_uniform(&rng, -1.0, 1.0);
   feint_layout_convert(f->num_elem, f->nc, FEINT_LAYOUT_NATURAL, f->coef[FEINT_LAYOUT_NATURAL],
                        FEINT_LAYOUT_BLOCKED, f->coef[FEINT_LAYOUT_BLOCKED]);
   for (int m = 0; m < 2; m++) {

@@ -32,7 +32,7 @@
  * transposition buffer). */
 #define FEINT_MAX2_(a, b) ((a) > (b) ? (a) : (b))
 #define FEINT_MAX_ENTRIES \
-  FEINT_MAX2_(FEINT_MAX2_(3 * FEINT_MAX_NODES, FEINT_MAX_COEFFS), FEINT_MAX_NODES * FEINT_MAX_NODES)
+  FEINT_MAX2_(FEINT_MAX2_(3 * FEINT_MAX_NODES, FEINT_MAX_COEFFS), FEINT_MAX_DOFS * FEINT_MAX_DOFS)
 
 #define FEINT_CAT_(a, b) a##b
 #define FEINT_CAT(a, b) FEINT_CAT_(a, b)
@@ -46,7 +46,7 @@
  * then the outputs back in the caller's layout with streaming stores. */
 FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, const int et,
                                                 const int pb) {
-  const int ns = feint_elem_nodes(et);
+  const int ns = feint_elem_nodes(et), nd = feint_problem_dofs(et, pb);
   const int geo_size = 3 * ns, coef_size = feint_problem_coeffs(et, pb);
   const size_t num_elem = ka->num_elem;
   const size_t num_blk = (num_elem + FEINT_B - 1) / FEINT_B;
@@ -57,16 +57,16 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     const int nvalid = num_elem - blk * FEINT_B < FEINT_B ? (int)(num_elem - blk * FEINT_B) : FEINT_B;
     double geo_buf[3 * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
     double coef_buf[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
-    double A_buf[FEINT_MAX_NODES * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
-    double b_buf[FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
+    double A_buf[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
+    double b_buf[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
     double tmp_buf[FEINT_MAX_ENTRIES * FEINT_B] __attribute__((aligned(64)));
     const double *geo = feint_block_in(lin, ka->geometry, geo_size, blk, nvalid, geo_buf, tmp_buf);
     const double *coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf, tmp_buf);
     FEINT_OMP(simd)
     for (int lane = 0; lane < FEINT_B; lane++)
       FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A_buf + lane, b_buf + lane, FEINT_B);
-    feint_block_out(lout, ka->A, ns * ns, blk, nvalid, A_buf, tmp_buf, stream);
-    feint_block_out(lout, ka->b, ns, blk, nvalid, b_buf, tmp_buf, stream);
+    feint_block_out(lout, ka->A, nd * nd, blk, nvalid, A_buf, tmp_buf, stream);
+    feint_block_out(lout, ka->b, nd, blk, nvalid, b_buf, tmp_buf, stream);
   }
 }
 

@@ -55,14 +55,14 @@ FEINT_INLINE void FEINT_VFN(feint_elem_, _device)(const int et, const int pb, co
                                                   const int lin, const int lout,
                                                   const double *geo, const double *coef,
                                                   double *A, double *b) {
-  const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
-  const size_t gs = 3 * ns, cs = (size_t)feint_problem_coeffs(et, pb), as = ns * ns;
+  const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et), nd = (size_t)feint_problem_dofs(et, pb);
+  const size_t gs = 3 * ns, cs = (size_t)feint_problem_coeffs(et, pb), as = nd * nd;
   const int blk_in = lin == FEINT_LAYOUT_BLOCKED, blk_out = lout == FEINT_LAYOUT_BLOCKED;
   const size_t lane = e % B, base = e - lane; /* first element of e's block */
   const double *g = blk_in ? geo + base * gs + lane : geo + e * gs;
   const double *c = blk_in ? coef + base * cs + lane : coef + e * cs;
   double *a = blk_out ? A + base * as + lane : A + e * as;
-  double *bb = blk_out ? b + base * ns + lane : b + e * ns;
+  double *bb = blk_out ? b + base * nd + lane : b + e * nd;
   FEINT_ELEMENT_FN(et, pb, g, c, blk_in ? FEINT_B : 1, a, bb, blk_out ? FEINT_B : 1);
 }
 
@@ -72,11 +72,11 @@ FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int
                                                          const size_t e, const int lout,
                                                          const double *g, const double *c,
                                                          double *A, double *b) {
-  const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et), as = ns * ns;
+  const size_t B = FEINT_B, nd = (size_t)feint_problem_dofs(et, pb), as = nd * nd;
   const int blk_out = lout == FEINT_LAYOUT_BLOCKED;
   const size_t lane = e % B, base = e - lane;
   double *a = blk_out ? A + base * as + lane : A + e * as;
-  double *bb = blk_out ? b + base * ns + lane : b + e * ns;
+  double *bb = blk_out ? b + base * nd + lane : b + e * nd;
   FEINT_ELEMENT_FN(et, pb, g, c, 1, a, bb, blk_out ? FEINT_B : 1);
 }
 

@@ -9,6 +9,22 @@
  * Poisson:   c^{ij} = delta_ij for i,j >= 1 (Laplace operator), and
  *            d^0 = f(x_q) given per quadrature point, d^{1..3} = 0.
  * conv-diff: the full 4x4 c and 4 d, constant over the element.
+ *
+ * Vector problems (linear elasticity) have N_C = 3 components per node:
+ * dofs are vertex-major, dof 3 v + c (PETSc block size 3), and the update of
+ * a node pair (r, s) is a 3x3 block.  With g_r = grad phi_r, isotropic
+ * elasticity a(u, v) = int lambda div u div v + 2 mu eps(u) : eps(v) gives,
+ * for test function phi_r e_i and trial function phi_s e_j,
+ *   A^e[3r+i][3s+j] += vol (lambda g_r[i] g_s[j] + mu g_r[j] g_s[i]
+ *                           + mu delta_ij g_r . g_s)
+ *   b^e[3r+i]       += vol f_i(x_q) phi_r
+ * Elasticity coefficients: lambda, mu per element, then the body force f at
+ * each quadrature point: [lambda, mu, f_0x, f_0y, f_0z, f_1x, ...]
+ * (2 + 3 N_Q doubles).
+ *
+ * The variants call feint_update_block / feint_update_load, which add the
+ * N_C x N_C block of (r, s) and the N_C entries of r; for the scalar
+ * problems they are the one-entry updates vol * feint_update_A / _b.
  */
 #ifndef FEINT_KERNEL_PHYSICS_H
 #define FEINT_KERNEL_PHYSICS_H
@@ -22,21 +38,51 @@ FEINT_DECLARE_TARGET_BEGIN
  * fully specialised instantiation per case. */
 #define FEINT_FOR_EACH_CASE(X)                                               \
   X(TET4, POISSON) X(TET4, CONVDIFF) X(PRISM6, POISSON) X(PRISM6, CONVDIFF) \
-  X(HEX8, POISSON) X(HEX8, CONVDIFF)
+  X(HEX8, POISSON) X(HEX8, CONVDIFF) X(TET4, ELASTICITY) X(PRISM6, ELASTICITY)  \
+  X(HEX8, ELASTICITY)
 
 /* Coefficient doubles per element: Poisson one f per quadrature point,
  * conv-diff 16 c^{ij} + 4 d^i. */
 #define FEINT_CONVDIFF_COEFFS 20
-#define FEINT_MAX_COEFFS 20
+#define FEINT_MAX_COEFFS (2 + 3 * FEINT_MAX_QPTS)
 FEINT_INLINE int feint_problem_coeffs(int et, int pb) {
-  return pb == FEINT_POISSON ? feint_elem_qpts(et) : FEINT_CONVDIFF_COEFFS;
+  return pb == FEINT_POISSON      ? feint_elem_qpts(et)
+         : pb == FEINT_ELASTICITY ? 2 + 3 * feint_elem_qpts(et)
+                                  : FEINT_CONVDIFF_COEFFS;
 }
 
-/* Read the coefficients of one element: coef[k] = src[k * stride]. */
+/* Components per node (N_C) and dofs per element (N_C N_S); the sizes of
+ * A^e (dofs^2) and b^e (dofs). */
+#define FEINT_MAX_COMPS 3
+#define FEINT_MAX_DOFS (FEINT_MAX_COMPS * FEINT_MAX_NODES)
+FEINT_INLINE int feint_problem_comps(int pb) { return pb == FEINT_ELASTICITY ? 3 : 1; }
+FEINT_INLINE int feint_problem_dofs(int et, int pb) {
+  return feint_problem_comps(pb) * feint_elem_nodes(et);
+}
+
+/* The coefficients of one element.  Scalar problems copy them into v[]
+ * (v[k] = src[k * stride]); elasticity reads them from src where they are
+ * used (its copy into a local array was not promoted to registers in the
+ * QSS loop nests, and clang then vectorised the omp simd lane loop with the
+ * array shared by the lanes: every lane saw the last lane's body force). */
+typedef struct {
+  double v[FEINT_MAX_COEFFS];
+  const double *src;
+  int stride;
+} feint_coefs;
+
 FEINT_INLINE void feint_load_coeffs(int et, int pb, const double *src, int stride,
-                                    double coef[FEINT_MAX_COEFFS]) {
+                                    feint_coefs *coef) {
+  coef->src = src;
+  coef->stride = stride;
+  if (pb == FEINT_ELASTICITY) return;
   FEINT_UNROLL
-  for (int k = 0; k < feint_problem_coeffs(et, pb); k++) coef[k] = src[k * stride];
+  for (int k = 0; k < feint_problem_coeffs(et, pb); k++) coef->v[k] = src[k * stride];
+}
+
+/* Coefficient k of an elasticity element. */
+FEINT_INLINE double feint_coef_at(const feint_coefs *coef, int k) {
+  return coef->src[k * coef->stride];
 }
 
 /* Integrand of A^e[r][s] at one point, without vol.
@@ -63,6 +109,45 @@ FEINT_INLINE double feint_update_b(int pb, int q, const double coef[FEINT_MAX_CO
                                    const double psi_r[4]) {
   if (pb == FEINT_POISSON) return coef[q] * psi_r[0];
   return coef[16] * psi_r[0] + coef[17] * psi_r[1] + coef[18] * psi_r[2] + coef[19] * psi_r[3];
+}
+
+/* Add the block of node pair (r, s) at one point: Ars[i * ld + j] for
+ * i, j < N_C (Ars points at A^e[N_C r][N_C s] of a row-major array with
+ * leading dimension ld).  Elasticity, per block: the 9 products g_r[i]
+ * g_s[j] and the 9 g_r[j] g_s[i] (18 mul, merged with those of block (s, r)
+ * by the compiler: the same products), g_r . g_s (5), lambda vol and mu vol
+ * (2, once per point), mu vol g_r.g_s (1), per entry 2 mul + 2 add (36) and
+ * 3 diagonal additions: 18 + 5 + 1 + 36 + 3 = 63 flops as written. */
+FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
+                                     double vol, const double psi_r[4], const double psi_s[4],
+                                     double *Ars, int ld) {
+  if (pb != FEINT_ELASTICITY) {
+    Ars[0] += vol * feint_update_A(pb, coef->v, psi_r, psi_s);
+    return;
+  }
+  (void)q;
+  const double lv = feint_coef_at(coef, 0) * vol, mv = feint_coef_at(coef, 1) * vol;
+  const double gg = psi_r[1] * psi_s[1] + psi_r[2] * psi_s[2] + psi_r[3] * psi_s[3];
+  const double mgg = mv * gg;
+  FEINT_UNROLL
+  for (int i = 0; i < 3; i++)
+    FEINT_UNROLL
+    for (int j = 0; j < 3; j++) {
+      const double t = lv * (psi_r[1 + i] * psi_s[1 + j]) + mv * (psi_r[1 + j] * psi_s[1 + i]);
+      Ars[i * ld + j] += i == j ? t + mgg : t;
+    }
+}
+
+/* Add the N_C load entries of node r at point q: br[i], i < N_C.
+ * Elasticity: vol f_{q,i} phi_r: 2 mul + 1 add per component. */
+FEINT_INLINE void feint_update_load(int pb, int q, const feint_coefs *coef,
+                                    double vol, const double psi_r[4], double *br) {
+  if (pb != FEINT_ELASTICITY) {
+    br[0] += vol * feint_update_b(pb, q, coef->v, psi_r);
+    return;
+  }
+  FEINT_UNROLL
+  for (int i = 0; i < 3; i++) br[i] += vol * (feint_coef_at(coef, 2 + 3 * q + i) * psi_r[0]);
 }
 
 FEINT_DECLARE_TARGET_END

@@ -18,10 +18,12 @@ FEINT_INLINE void qss_geo_generic_element(const int et, const int pb, const doub
                                           const double *coef_in, const int in_stride, double *A,
                                           double *b, const int out_stride) {
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
-  double x[FEINT_MAX_NODES][3], coef[FEINT_MAX_COEFFS];
-  double Ae[FEINT_MAX_NODES][FEINT_MAX_NODES] = {{0}}, be[FEINT_MAX_NODES] = {0};
+  double x[FEINT_MAX_NODES][3];
+  feint_coefs coef;
+  const int nc = feint_problem_comps(pb), nd = nc * ns; /* components, dofs */
+  double Ae[FEINT_MAX_DOFS][FEINT_MAX_DOFS] = {{0}}, be[FEINT_MAX_DOFS] = {0};
   feint_load_nodes(et, geo, in_stride, x);
-  feint_load_coeffs(et, pb, coef_in, in_stride, coef);
+  feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   FEINT_UNROLL
   for (int q = 0; q < nq; q++) {
     double J[3][3], Jinv[3][3], psi[FEINT_MAX_NODES][4];
@@ -32,15 +34,16 @@ FEINT_INLINE void qss_geo_generic_element(const int et, const int pb, const doub
     FEINT_UNROLL
     for (int r = 0; r < ns; r++) {
       FEINT_UNROLL
-      for (int s = 0; s < ns; s++) Ae[r][s] += vol * feint_update_A(pb, coef, psi[r], psi[s]);
-      be[r] += vol * feint_update_b(pb, q, coef, psi[r]);
+      for (int s = 0; s < ns; s++)
+        feint_update_block(pb, q, &coef, vol, psi[r], psi[s], &Ae[nc * r][nc * s], FEINT_MAX_DOFS);
+      feint_update_load(pb, q, &coef, vol, psi[r], &be[nc * r]);
     }
   }
   FEINT_UNROLL
-  for (int r = 0; r < ns; r++) {
+  for (int i = 0; i < nd; i++) {
     FEINT_UNROLL
-    for (int s = 0; s < ns; s++) A[(r * ns + s) * out_stride] = Ae[r][s];
-    b[r * out_stride] = be[r];
+    for (int j = 0; j < nd; j++) A[(i * nd + j) * out_stride] = Ae[i][j];
+    b[i * out_stride] = be[i];
   }
 }
 

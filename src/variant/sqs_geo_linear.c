@@ -14,10 +14,12 @@ FEINT_INLINE void sqs_geo_linear_element(const int et, const int pb, const doubl
                                          const double *coef_in, const int in_stride, double *A,
                                          double *b, const int out_stride) {
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
-  double x[FEINT_MAX_NODES][3], coef[FEINT_MAX_COEFFS], J[3][3], Jinv[3][3];
+  const int nc = feint_problem_comps(pb), nd = nc * ns; /* components, dofs */
+  double x[FEINT_MAX_NODES][3], J[3][3], Jinv[3][3];
+  feint_coefs coef;
   double psi[FEINT_MAX_QPTS][FEINT_MAX_NODES][4];
   feint_load_nodes(et, geo, in_stride, x);
-  feint_load_coeffs(et, pb, coef_in, in_stride, coef);
+  feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   feint_jacobian(et, 0, x, J);
   const double det = feint_invert3(J, Jinv);
   FEINT_UNROLL
@@ -26,17 +28,21 @@ FEINT_INLINE void sqs_geo_linear_element(const int et, const int pb, const doubl
     for (int n = 0; n < ns; n++) feint_shape_psi(et, q, n, Jinv, psi[q][n]);
   FEINT_UNROLL
   for (int r = 0; r < ns; r++) {
-    double Arow[FEINT_MAX_NODES] = {0}, br = 0.0;
+    double Arow[FEINT_MAX_COMPS][FEINT_MAX_DOFS] = {{0}}, br[FEINT_MAX_COMPS] = {0};
     FEINT_UNROLL
     for (int q = 0; q < nq; q++) {
       const double vol = det * feint_elem_qwt(et, q);
       FEINT_UNROLL
-      for (int s = 0; s < ns; s++) Arow[s] += vol * feint_update_A(pb, coef, psi[q][r], psi[q][s]);
-      br += vol * feint_update_b(pb, q, coef, psi[q][r]);
+      for (int s = 0; s < ns; s++)
+        feint_update_block(pb, q, &coef, vol, psi[q][r], psi[q][s], &Arow[0][nc * s], FEINT_MAX_DOFS);
+      feint_update_load(pb, q, &coef, vol, psi[q][r], br);
     }
     FEINT_UNROLL
-    for (int s = 0; s < ns; s++) A[(r * ns + s) * out_stride] = Arow[s];
-    b[r * out_stride] = br;
+    for (int i = 0; i < nc; i++) {
+      FEINT_UNROLL
+      for (int j = 0; j < nd; j++) A[((nc * r + i) * nd + j) * out_stride] = Arow[i][j];
+      b[(nc * r + i) * out_stride] = br[i];
+    }
   }
 }
 

@@ -16,14 +16,16 @@ FEINT_INLINE void ssq_geo_generic_element(const int et, const int pb, const doub
                                           const double *coef_in, const int in_stride, double *A,
                                           double *b, const int out_stride) {
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
-  double x[FEINT_MAX_NODES][3], coef[FEINT_MAX_COEFFS];
+  const int nc = feint_problem_comps(pb), nd = nc * ns; /* components, dofs */
+  double x[FEINT_MAX_NODES][3];
+  feint_coefs coef;
   feint_load_nodes(et, geo, in_stride, x);
-  feint_load_coeffs(et, pb, coef_in, in_stride, coef);
+  feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   FEINT_UNROLL
   for (int r = 0; r < ns; r++)
     FEINT_UNROLL
     for (int s = 0; s < ns; s++) {
-      double a = 0.0, br = 0.0;
+      double a[FEINT_MAX_COMPS][FEINT_MAX_COMPS] = {{0}}, br[FEINT_MAX_COMPS] = {0};
       FEINT_UNROLL
       for (int q = 0; q < nq; q++) {
         double J[3][3], Jinv[3][3], psi_r[4], psi_s[4];
@@ -31,11 +33,15 @@ FEINT_INLINE void ssq_geo_generic_element(const int et, const int pb, const doub
         const double vol = feint_invert3(J, Jinv) * feint_elem_qwt(et, q);
         feint_shape_psi(et, q, r, Jinv, psi_r);
         feint_shape_psi(et, q, s, Jinv, psi_s);
-        a += vol * feint_update_A(pb, coef, psi_r, psi_s);
-        if (r == s) br += vol * feint_update_b(pb, q, coef, psi_r);
+        feint_update_block(pb, q, &coef, vol, psi_r, psi_s, &a[0][0], FEINT_MAX_COMPS);
+        if (r == s) feint_update_load(pb, q, &coef, vol, psi_r, br);
       }
-      A[(r * ns + s) * out_stride] = a;
-      if (r == s) b[r * out_stride] = br;
+      FEINT_UNROLL
+      for (int i = 0; i < nc; i++) {
+        FEINT_UNROLL
+        for (int j = 0; j < nc; j++) A[((nc * r + i) * nd + nc * s + j) * out_stride] = a[i][j];
+        if (r == s) b[(nc * r + i) * out_stride] = br[i];
+      }
     }
 }
 
