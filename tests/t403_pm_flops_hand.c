@@ -76,6 +76,23 @@ int main(void) {
   expect(FEINT_PRISM6, FEINT_CONVDIFF, FEINT_SQS_GEO_LINEAR, 3790, 8865,
          "prism6-convdiff sqs_geo_linear");
 
+  /* tet4 elasticity, qss_geo_linear (issue 8).  N_S = 4, N_Q = 4, 12 dofs.
+   * Jacobian: each column x_{b+1} - x_0, 1 subtraction, 3 rows x 3 columns
+   *   = 9; inverse 42; vol 1 (one det, one weight); psi: node 0 is minus the
+   *   sum of the three rows of J^-1 (2 additions x 3 = 6), nodes 1..3 rows
+   *   (0): 6.  Geometry 9 + 42 + 1 + 6 = 58.
+   * As written (QSS linear, per (q, r, s) the block update 63 + the
+   *   accumulation 2 = 65, per (q, r) the load 3 x 3 = 9):
+   *   51 + 4 x (1 + 6 + 16 x 65 + 4 x 9) = 51 + 4 x 1083 = 4383.
+   * Executed (one gradient point, symmetric entries merged): lambda vol,
+   *   mu vol 2; the 12 x 13 / 2 = 78 distinct products g_r[i] g_s[j]; per
+   *   node pair r <= s (10) g_r . g_s 5 and mu vol g_r.g_s 1: 60; per upper
+   *   entry (78) 2 scalings + 1 addition: 234; 3 diagonal additions per
+   *   pair: 30 -> 404; accumulation per point and upper entry 4 x 78 = 312;
+   *   load 4 x 12 x 3 = 144: 58 + 404 + 312 + 144 = 918. */
+  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 918, 4383,
+         "tet4-elasticity qss_geo_linear");
+
   /* flops_useful: the minimum over the six variants. */
   for (int e = 0; e < FEINT_ELEMENT_COUNT; e++)
     for (int p = 0; p < FEINT_PROBLEM_COUNT; p++) {
