@@ -48,6 +48,10 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
   FEINT_CHECK(d.element == FEINT_TET4 || d.element == FEINT_PRISM6, FEINT_ERR_UNSUPPORTED,
               "desc->element = %s: the mesh paths integrate tet4 and prism6 (hex8 not yet)",
               feint_element_name(d.element));
+  FEINT_CHECK(d.problem == FEINT_POISSON || d.problem == FEINT_CONVDIFF, FEINT_ERR_UNSUPPORTED,
+              "desc->problem = %s: the mesh paths integrate poisson and convdiff (elasticity "
+              "not yet: its 3 dofs per vertex need the vector scatter)",
+              feint_problem_name(d.problem));
   FEINT_CALL(feint_asm_resolve_target(d.target, d.device, d.flags, run_device, host_fallback));
   FEINT_CALL(feint_mesh_check(mesh));
   FEINT_CHECK(mesh->element == d.element, FEINT_ERR_UNSUPPORTED,
