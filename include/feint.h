@@ -575,7 +575,9 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
  * message names the element (and vertex).  Memory space: host arrays; a
  * device target copies the mesh, coefficients and outputs to the device and
  * back in each call (FEINT_FLAG_DEVICE_POINTERS is not supported on these
- * paths yet: FEINT_ERR_UNSUPPORTED). */
+ * paths yet: FEINT_ERR_UNSUPPORTED).  Cases: tet4 and prism6 with Poisson
+ * and conv-diff; hex8 and elasticity are refused with FEINT_ERR_UNSUPPORTED
+ * until their mesh-driver cases and the 3-dof scatter exist. */
 
 /* A_e, b_e of every element of a mesh (the same numbers as feint_integrate
  * on the gathered geometry).
