@@ -71,7 +71,13 @@ BINS += $(BENCH_BIN) $(BENCH_ASM_BIN)
 
 HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assembly/*.h perfmodel/*.h)
 
-.PHONY: all lib tests examples test check bench report sanitize info format clean install deps
+.PHONY: all lib tests examples test check bench report sanitize info format clean install deps \
+  check-install
+# the version in the installed feint.pc
+FEINT_VERSION := 0.9
+# OpenMP flags a consumer links with (an offload build's consumers link its
+# device code too: gpu.mk's GPU_LDFLAGS without the -D defines)
+PC_OPENMP_LIBS = $(if $(GPU),$(filter-out -D%,$(GPU_LDFLAGS)),-fopenmp)
 all: lib tests examples $(BINS)
 lib: $(LIB_STATIC) $(LIB_SHARED)
 tests: $(TEST_BINS)
@@ -185,11 +191,30 @@ info:
 format:
 	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c src/mesh/*.c src/mesh/*.h tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h fuzz/*.c)
 
+# Installs the headers, both libraries and a pkg-config file, so that a
+# consumer builds with `$(CC) $$(pkg-config --cflags feint) app.c $$(pkg-config
+# --libs feint)` (PKG_CONFIG_PATH=$(PREFIX)/lib/pkgconfig for a prefix off the
+# default search path).  Cflags carry -fopenmp (feint.h needs nothing more,
+# but the caller's compiler must link the same OpenMP runtime: build with the
+# compiler that built the library, recorded as the .pc's `compiler`); Libs
+# carry -fopenmp and -lm, which the static library needs (pkg-config
+# --static) and the shared one leaves harmless.  tools/check-install.sh is
+# the check (a CI stage).
 PREFIX ?= /usr/local
 install: lib
-	install -d $(PREFIX)/include $(PREFIX)/lib
+	install -d $(PREFIX)/include $(PREFIX)/lib $(PREFIX)/lib/pkgconfig
 	install -m 644 include/*.h $(PREFIX)/include
 	install -m 644 $(LIB_STATIC) $(LIB_SHARED) $(PREFIX)/lib
+	sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@CC@|$(notdir $(CC))|' \
+	  -e 's|@VERSION@|$(FEINT_VERSION)|' -e 's|@OPENMP_LIBS@|$(PC_OPENMP_LIBS)|' \
+	  tools/feint.pc.in > $(PREFIX)/lib/pkgconfig/feint.pc
+	chmod 644 $(PREFIX)/lib/pkgconfig/feint.pc
+
+# installed use, out of tree (tools/check-install.sh): the examples that need
+# only feint.h, built against `make install` with pkg-config
+INSTALL_CHECK_EXAMPLES ?= examples/01_single_tet.c examples/02_mesh_batch.c
+check-install: lib
+	@tools/check-install.sh $(CC) $(INSTALL_CHECK_EXAMPLES)
 
 clean:
 	rm -rf build build-*
