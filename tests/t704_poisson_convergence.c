@@ -5,22 +5,12 @@
  * solved here by conjugate gradients on feint_csr_spmv: the L2 error
  * converges at order 2.0 +- 0.1 over four refinements (5 meshes).
  *   u = sin(pi x) sin(pi y) sin(pi z) + x + 2y + 3z,  -lap u = 3 pi^2 sin sin sin.
- * The L2 error is integrated with a collapsed (Duffy) 4x4x4 Gauss rule on
- * every tetrahedron, exact to degree 7 in the reference coordinates, so the
- * error measure is far more accurate than the error it measures. */
+ * The problem and the L2 error: tests/poisson_mms.h. */
 #include <stdlib.h>
 
 #include "mesh_fixture.h"
+#include "poisson_mms.h"
 #include "test_util.h"
-
-#define PI 3.14159265358979323846
-
-static double exact(const double x[3]) {
-  return sin(PI * x[0]) * sin(PI * x[1]) * sin(PI * x[2]) + x[0] + 2 * x[1] + 3 * x[2];
-}
-static double source(const double x[3]) {
-  return 3 * PI * PI * sin(PI * x[0]) * sin(PI * x[1]) * sin(PI * x[2]);
-}
 
 /* CG on A u = b; returns the number of iterations (-1: no convergence). */
 static int cg(const feint_csr *A, const double *b, double *u) {
@@ -44,58 +34,15 @@ static int cg(const feint_csr *A, const double *b, double *u) {
   return rr <= 1e-26 * bb ? it : -1;
 }
 
-/* L2 error of the P1 function u_h on the mesh. */
-static double l2_error(const feint_mesh *m, const double *uh) {
-  static const double gx[4] = {0.0694318442029737, 0.3300094782075719, 0.6699905217924281,
-                               0.9305681557970263};
-  static const double gw[4] = {0.1739274225687269, 0.3260725774312731, 0.3260725774312731,
-                               0.1739274225687269};
-  double err2 = 0;
-  for (size_t e = 0; e < m->num_elem; e++) {
-    const uint32_t *v = m->conn + 4 * e;
-    const double *x0 = m->coords + 3 * v[0];
-    double J[3][3];
-    for (int a = 0; a < 3; a++)
-      for (int c = 0; c < 3; c++) J[a][c] = m->coords[3 * v[c + 1] + a] - x0[a];
-    const double det = J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) -
-                       J[0][1] * (J[1][0] * J[2][2] - J[1][2] * J[2][0]) +
-                       J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
-    for (int i = 0; i < 4; i++)
-      for (int j = 0; j < 4; j++)
-        for (int k = 0; k < 4; k++) {
-          const double a = gx[i], bq = gx[j], c = gx[k];
-          const double xi[3] = {a, bq * (1 - a), c * (1 - a) * (1 - bq)};
-          const double w = gw[i] * gw[j] * gw[k] * (1 - a) * (1 - a) * (1 - bq);
-          const double lam[4] = {1 - xi[0] - xi[1] - xi[2], xi[0], xi[1], xi[2]};
-          double x[3], u = 0;
-          for (int d = 0; d < 3; d++) x[d] = x0[d] + J[d][0] * xi[0] + J[d][1] * xi[1] + J[d][2] * xi[2];
-          for (int n = 0; n < 4; n++) u += lam[n] * uh[v[n]];
-          const double diff = u - exact(x);
-          err2 += w * fabs(det) * diff * diff;
-        }
-  }
-  return sqrt(err2);
-}
-
 int main(void) {
   const size_t ns_list[5] = {8, 12, 16, 24, 32};
   double err[5], h[5];
-  feint_element_info ei;
-  feint_element_get_info(FEINT_TET4, &ei);
   for (int l = 0; l < 5; l++) {
     feint_mesh m;
     fix_mesh_box(&m, FEINT_TET4, ns_list[l], FIX_NONE, 0.0, 1);
     h[l] = 1.0 / (double)ns_list[l];
-    const size_t ne = m.num_elem, nv = m.num_vertices;
-    /* f at the quadrature points of every element */
-    double *f = malloc(ne * 4 * sizeof(double));
-    for (size_t e = 0; e < ne; e++)
-      for (int q = 0; q < 4; q++) {
-        double x[3] = {0, 0, 0};
-        for (int n = 0; n < 4; n++)
-          for (int a = 0; a < 3; a++) x[a] += ei.phi[q][n] * m.coords[3 * m.conn[4 * e + n] + a];
-        f[4 * e + q] = source(x);
-      }
+    const size_t nv = m.num_vertices;
+    double *f = mms_source_coeffs(&m);
     feint_csr A;
     feint_assembly *plan;
     double *b = malloc(nv * 8), *u = malloc(nv * 8);
@@ -111,7 +58,7 @@ int main(void) {
     CHECK(nbc == n1 * n1 * n1 - (n1 - 2) * (n1 - 2) * (n1 - 2), "%zu boundary vertices, expected %zu",
           nbc, n1 * n1 * n1 - (n1 - 2) * (n1 - 2) * (n1 - 2));
     double *g = malloc(nbc * 8);
-    for (size_t k = 0; k < nbc; k++) g[k] = exact(m.coords + 3 * bc[k]);
+    for (size_t k = 0; k < nbc; k++) g[k] = mms_exact(m.coords + 3 * bc[k]);
     CHECK_STATUS(feint_csr_dirichlet(&A, b, nbc, bc, g), FEINT_SUCCESS, NULL);
     const int it = cg(&A, b, u);
     CHECK(it > 0, "CG did not converge on mesh %zu", ns_list[l]);
@@ -128,7 +75,7 @@ int main(void) {
       CHECK(fabs(aii * (u[bc[k]] - g[k])) <= 1e-12 * bnorm,
             "boundary value u[%u] = %.17g, prescribed %.17g", bc[k], u[bc[k]], g[k]);
     }
-    err[l] = l2_error(&m, u);
+    err[l] = mms_l2_error(&m, u);
     free(f), free(b), free(u), free(g), free(bc);
     feint_assembly_destroy(plan);
     feint_csr_destroy(&A);
