@@ -1,13 +1,16 @@
 /*
- * feint_bench - measure every variant of feint on the four cases of seed 000
- * (tet4/prism6 x Poisson/conv-diff), natural and blocked layouts, and put each
+ * feint_bench - measure every variant of feint on every case (tet4, prism6,
+ * hex8 x Poisson, conv-diff, elasticity, poisson_kappa, elasticity_qp),
+ * natural and blocked layouts and packed symmetric output (input natural;
+ * bytes with A_e's upper triangle only; not conv-diff), and put each
  * time beside the lower bound of the performance model computed from a
  * bandwidth (STREAM triad, nontemporal stores) and a flop rate (peak-FMA
  * kernel) measured in the same run, interleaved with the kernel runs.
  *
  * Run rules
  *  - >= 4 Mi distinct elements per case (perturbed meshes: no two alike),
- *    arrays far beyond the last-level cache; threads as OpenMP gives them
+ *    fewer for cases whose arrays would pass 4 GiB (elasticity: hex8 1 Mi),
+ *    never below 1 Mi; arrays far beyond the last-level cache; threads as OpenMP gives them
  *    (make bench pins them: OMP_PROC_BIND=close, OMP_PLACES=cores).
  *  - Per configuration: one untimed warm-up, then `reps` timed runs; before
  *    each timed kernel run one triad run and one FMA run are timed.  Reported:
@@ -67,6 +70,10 @@
 #endif
 
 #define MAX_REPS 64
+/* Arrays of one case above this size get fewer elements, down to
+ * MIN_ELEMENTS (the run rule: >= 1 Mi distinct elements per case). */
+#define MEM_CAP_BYTES ((size_t)4 << 30)
+#define MIN_ELEMENTS ((size_t)1 << 20)
 
 typedef struct {
   size_t elements;   /* minimum number of elements per case */
@@ -252,11 +259,18 @@ static void case_setup(case_data *cd, feint_element el, feint_problem pb, size_t
     cd->coef[l] = alloc_doubles(len);
     parallel_fill(cd->coef[l], len, 0.0);
   }
-  /* coefficients: a fixed-seed hash of the index, in [-1, 1) */
+  /* coefficients: a fixed-seed hash of the index, in [-1, 1); material
+   * coefficients (lambda, mu, kappa: admissible for the +check rows) in
+   * [0.5, 1.5) */
   for (size_t i = 0; i < cd->num_elem * cd->nc; i++) {
     unsigned long long z = 0x9E3779B97F4A7C15ull * (i + 1);
     z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
-    cd->coef[0][i] = -1.0 + 2.0 * (double)(z >> 11) * 0x1.0p-53;
+    const double u = (double)(z >> 11) * 0x1.0p-53;
+    const size_t k = i % cd->nc;
+    const int material = (pb == FEINT_ELASTICITY && k < 2) ||
+                         (pb == FEINT_ELASTICITY_QP && k % 5 < 2) ||
+                         (pb == FEINT_POISSON_KAPPA && k % 2 == 0);
+    cd->coef[0][i] = material ? 0.5 + u : -1.0 + 2.0 * u;
   }
   feint_layout_convert(cd->num_elem, cd->nc, FEINT_LAYOUT_NATURAL, cd->coef[0],
                        FEINT_LAYOUT_BLOCKED, cd->coef[1]);
@@ -317,14 +331,19 @@ static void case_free(case_data *cd) {
  * tolerance 2 (n_terms + 16) eps S as in tests/t301_variants.c.  Returns the
  * number of mismatching entries. */
 static size_t validate(const case_data *cd, int mesh, feint_layout lout) {
-  const size_t B = FEINT_BLOCK_LEN;
+  const size_t B = FEINT_BLOCK_LEN, n = cd->nb, np = n * (n + 1) / 2;
   const double *geo = cd->geo[mesh][FEINT_LAYOUT_NATURAL];
-  const double n_terms = (double)cd->num_qpts * (cd->pb == FEINT_POISSON ? 3 : 16);
+  /* terms per entry and point: Poisson 3, conv-diff 16, elasticity 5 */
+  const double n_terms =
+      (double)cd->num_qpts * (cd->pb == FEINT_POISSON || cd->pb == FEINT_POISSON_KAPPA ? 3
+                              : cd->pb == FEINT_CONVDIFF                               ? 16
+                                                                                       : 5);
   size_t bad = 0;
 #pragma omp parallel for schedule(static) reduction(+ : bad)
   for (size_t e = 0; e < cd->num_elem; e += SAMPLE_STRIDE) {
-    double A_ref[FEINT_MAX_NODES * FEINT_MAX_NODES], b_ref[FEINT_MAX_NODES];
-    double A_abs[FEINT_MAX_NODES * FEINT_MAX_NODES], b_abs[FEINT_MAX_NODES];
+    enum { MAX_DOFS = 3 * FEINT_MAX_NODES };
+    double A_ref[MAX_DOFS * MAX_DOFS], b_ref[MAX_DOFS];
+    double A_abs[MAX_DOFS * MAX_DOFS], b_abs[MAX_DOFS];
     feint_integrate_reference(cd->el, cd->pb, 1, geo + e * cd->ng, cd->coef[0] + e * cd->nc,
                               A_ref, b_ref, A_abs, b_abs);
     const double scale = 2.0 * (n_terms + 16.0) * DBL_EPSILON;
@@ -332,8 +351,12 @@ static size_t validate(const case_data *cd, int mesh, feint_layout lout) {
       const int is_a = k < cd->na;
       const size_t kk = is_a ? k : k - cd->na, size = is_a ? cd->na : cd->nb;
       const double *out = is_a ? cd->A : cd->b;
-      const size_t at = lout == FEINT_LAYOUT_BLOCKED ? (e / B) * B * size + kk * B + e % B
-                                                     : e * size + kk;
+      size_t at = lout == FEINT_LAYOUT_BLOCKED ? (e / B) * B * size + kk * B + e % B
+                                               : e * size + kk;
+      if (lout == FEINT_LAYOUT_PACKED && is_a) { /* (i, j) at its upper-triangle place */
+        const size_t i = kk / n < kk % n ? kk / n : kk % n, j = kk / n < kk % n ? kk % n : kk / n;
+        at = e * np + i * n - i * (i - 1) / 2 + (j - i);
+      }
       const double ref = is_a ? A_ref[kk] : b_ref[kk], s = is_a ? A_abs[kk] : b_abs[kk];
       if (!(fabs(out[at] - ref) <= scale * s)) bad++;
     }
@@ -354,6 +377,12 @@ static FILE *csv_out;
 static int any_fail;
 static char platform_name[160];
 static const char *device_column = "host";
+
+/* The input layout of a row: its output layout, or natural for packed
+ * output (packed is an output layout). */
+static feint_layout layout_in_of(feint_layout lout) {
+  return lout == FEINT_LAYOUT_PACKED ? FEINT_LAYOUT_NATURAL : lout;
+}
 
 static void report(const case_data *cd, const result *r) {
   const double ns_min = feint_pm_ns_per_elem(vmin(r->t, r->reps), (double)cd->num_elem);
@@ -379,7 +408,7 @@ static void report(const case_data *cd, const result *r) {
             "%s,%s,%s,%s,%s,%s,%s,%s,%zu,%d,%.4f,%.4f,%.4f,%lld,%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%s,"
             "%.2f,%s\n",
             platform_name, device_column, case_name, feint_element_name(cd->el), feint_problem_name(cd->pb),
-            r->variant, feint_layout_name(r->layout), feint_layout_name(r->layout),
+            r->variant, feint_layout_name(layout_in_of(r->layout)), feint_layout_name(r->layout),
             cd->num_elem, r->reps, ns_min, ns_med, ns_max, r->bytes, r->flops, gbs_at_min,
             gflops_at_min, triad, fma, bound_ns, feint_pm_bound_name(bound), pct,
             r->pass ? "PASS" : "FAIL");
@@ -440,16 +469,17 @@ static void run_config_device(const options *o, const probe *p, case_data *cd, i
     result r = {0};
     r.variant = xfer ? xfer_name[v] : vi.name;
     r.layout = l;
-    r.bytes = pc.bytes_compulsory;
+    const feint_layout lin = layout_in_of(l);
+    r.bytes = l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory;
     r.flops = pc.flops;
-    feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, l, l,
+    feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, lin, l,
                                  FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_DEVICE, 0};
-    const double *geo = cd->geo[mesh][l], *coef = cd->coef[l];
+    const double *geo = cd->geo[mesh][lin], *coef = cd->coef[lin];
     double *A = cd->A, *b = cd->b;
     if (!xfer) {
       desc.flags |= FEINT_FLAG_DEVICE_POINTERS;
-      geo = cd->dgeo[mesh][l];
-      coef = cd->dcoef[l];
+      geo = cd->dgeo[mesh][lin];
+      coef = cd->dcoef[lin];
       A = cd->dA;
       b = cd->dB;
     }
@@ -480,11 +510,13 @@ static void run_config(const options *o, const probe *p, case_data *cd, int v, f
   snprintf(check_name[v], sizeof check_name[v], "%s+check", vi.name);
   r.variant = checked ? check_name[v] : vi.name;
   r.layout = l;
-  r.bytes = pc.bytes_compulsory + (checked ? 8 * (pc.geometry + pc.coeffs) : 0);
+  const feint_layout lin = layout_in_of(l);
+  r.bytes = (l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory) +
+            (checked ? 8 * (pc.geometry + pc.coeffs) : 0);
   r.flops = pc.flops;
-  const feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, l, l,
+  const feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, lin, l,
                                      checked ? 0u : FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_HOST, 0};
-  if (time_row(o, p, cd, &r, &desc, cd->geo[mesh][l], cd->coef[l], cd->A, cd->b, 0)) return;
+  if (time_row(o, p, cd, &r, &desc, cd->geo[mesh][lin], cd->coef[lin], cd->A, cd->b, 0)) return;
   r.pass = validate(cd, mesh, l) == 0;
   report(cd, &r);
   *ns_min = feint_pm_ns_per_elem(vmin(r.t, r.reps), (double)cd->num_elem);
@@ -494,8 +526,8 @@ static void run_config(const options *o, const probe *p, case_data *cd, int v, f
 /* The regression guards of one host case: natural / blocked time per variant
  * and validated (default call) / trusted (kernel alone) time per layout, as
  * min (median); t[layout][v], v = FEINT_VARIANT_COUNT: the +check row. */
-static void print_ratios(const char *case_name, double t_min[2][FEINT_VARIANT_COUNT + 1],
-                         double t_med[2][FEINT_VARIANT_COUNT + 1]) {
+static void print_ratios(const char *case_name, double t_min[FEINT_LAYOUT_COUNT][FEINT_VARIANT_COUNT + 1],
+                         double t_med[FEINT_LAYOUT_COUNT][FEINT_VARIANT_COUNT + 1]) {
   const int N = FEINT_LAYOUT_NATURAL, Bl = FEINT_LAYOUT_BLOCKED, C = FEINT_VARIANT_COUNT;
   printf("# %s natural/blocked, min (median):", case_name);
   for (int v = 0; v <= C; v++) {
@@ -503,6 +535,15 @@ static void print_ratios(const char *case_name, double t_min[2][FEINT_VARIANT_CO
     feint_variant_get_info((feint_variant)(v < C ? v : FEINT_QSS_GEO_GENERIC), &vi);
     printf(" %s%s %.2f (%.2f)", vi.name, v < C ? "" : "+check", t_min[N][v] / t_min[Bl][v],
            t_med[N][v] / t_med[Bl][v]);
+  }
+  const int P = FEINT_LAYOUT_PACKED;
+  if (!isnan(t_min[P][0])) {
+    printf("\n# %s packed/natural, min (median):", case_name);
+    for (int v = 0; v < C; v++) {
+      feint_variant_info vi;
+      feint_variant_get_info((feint_variant)v, &vi);
+      printf(" %s %.2f (%.2f)", vi.name, t_min[P][v] / t_min[N][v], t_med[P][v] / t_med[N][v]);
+    }
   }
   const int g = FEINT_QSS_GEO_GENERIC;
   printf("\n# %s validated/trusted (qss_geo_generic+check / qss_geo_generic), min (median): "
@@ -512,10 +553,16 @@ static void print_ratios(const char *case_name, double t_min[2][FEINT_VARIANT_CO
   fflush(stdout);
 }
 
-/* The cases' names, as --case takes them (element-major, as the loops). */
-static const char *const case_names[FEINT_ELEMENT_COUNT * FEINT_PROBLEM_COUNT] = {
-    "tet4-poisson",   "tet4-convdiff",  "tet4-elasticity", "prism6-poisson", "prism6-convdiff",
-    "prism6-elasticity", "hex8-poisson", "hex8-convdiff",   "hex8-elasticity"};
+/* The name of case k (element-major, as the loops): "<element>-<problem>",
+ * as --case takes them. */
+#define NUM_CASES (FEINT_ELEMENT_COUNT * FEINT_PROBLEM_COUNT)
+static const char *case_name_of(int k) {
+  static char names[NUM_CASES][40];
+  snprintf(names[k], sizeof names[k], "%s-%s",
+           feint_element_name((feint_element)(k / FEINT_PROBLEM_COUNT)),
+           feint_problem_name((feint_problem)(k % FEINT_PROBLEM_COUNT)));
+  return names[k];
+}
 
 /* 1 if `name` is one of the comma-separated entries of list. */
 static int list_has(const char *list, const char *name) {
@@ -701,13 +748,13 @@ int main(int argc, char **argv) {
         const char *comma = strchr(c, ',');
         const size_t len = comma ? (size_t)(comma - c) : strlen(c);
         int known = 0;
-        const int num_cases = (int)(sizeof case_names / sizeof case_names[0]);
+        const int num_cases = NUM_CASES;
         for (int k = 0; k < num_cases; k++)
-          known |= strlen(case_names[k]) == len && strncmp(c, case_names[k], len) == 0;
+          known |= strlen(case_name_of(k)) == len && strncmp(c, case_name_of(k), len) == 0;
         if (!known) {
           fprintf(stderr, "feint_bench: --case %s: \"%.*s\" is not a case (allowed, comma-separated:",
                   o.cases, (int)len, c);
-          for (int k = 0; k < num_cases; k++) fprintf(stderr, "%s %s", k ? "," : "", case_names[k]);
+          for (int k = 0; k < num_cases; k++) fprintf(stderr, "%s %s", k ? "," : "", case_name_of(k));
           fprintf(stderr, ")\n");
           return 2;
         }
@@ -828,23 +875,36 @@ int main(int argc, char **argv) {
       snprintf(name, sizeof name, "%s-%s", feint_element_name((feint_element)el),
                feint_problem_name((feint_problem)pb));
       if (o.cases && !list_has(o.cases, name)) continue;
+      /* memory: the big cases (hex8 elasticity: 576 + 24 doubles out per
+       * element) take fewer elements, but never below 1 Mi */
+      size_t per_elem = 0, min_elem = o.elements;
+      for (int a = 0; a < FEINT_ARRAY_COUNT; a++) {
+        size_t n = 0;
+        feint_array_entries((feint_element)el, (feint_problem)pb, (feint_array)a, &n);
+        per_elem += 8 * n * (a < FEINT_ARRAY_A ? 4 : 1); /* inputs: 2 meshes x 2 layouts */
+      }
+      if (min_elem > MEM_CAP_BYTES / per_elem)
+        min_elem = MEM_CAP_BYTES / per_elem > MIN_ELEMENTS ? MEM_CAP_BYTES / per_elem : MIN_ELEMENTS;
+      if (min_elem > o.elements) min_elem = o.elements; /* --quick, --elements below 1 Mi */
       case_data cd;
-      case_setup(&cd, (feint_element)el, (feint_problem)pb, o.elements);
-      double t_min[2][FEINT_VARIANT_COUNT + 1], t_med[2][FEINT_VARIANT_COUNT + 1];
-      for (int l = 0; l < 2; l++)
+      case_setup(&cd, (feint_element)el, (feint_problem)pb, min_elem);
+      double t_min[FEINT_LAYOUT_COUNT][FEINT_VARIANT_COUNT + 1];
+      double t_med[FEINT_LAYOUT_COUNT][FEINT_VARIANT_COUNT + 1];
+      for (int l = 0; l < FEINT_LAYOUT_COUNT; l++)
         for (int v = 0; v <= FEINT_VARIANT_COUNT; v++) t_min[l][v] = t_med[l][v] = NAN;
       /* the rows a ratio compares run one after the other (both layouts of
        * a variant, then the default call beside its kernel), so a change
        * of load on a shared machine moves both sides of the ratio alike */
       for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
         for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
+          if (l == FEINT_LAYOUT_PACKED && pb == FEINT_CONVDIFF) continue; /* not symmetric */
           if (g_device_mode)
             run_config_device(&o, &p, &cd, v, (feint_layout)l);
           else
             run_config(&o, &p, &cd, v, (feint_layout)l, 0, &t_min[l][v], &t_med[l][v]);
         }
         if (!g_device_mode && v == FEINT_QSS_GEO_GENERIC)
-          for (int l = 0; l < FEINT_LAYOUT_COUNT; l++)
+          for (int l = 0; l < FEINT_LAYOUT_PACKED; l++) /* natural, blocked */
             run_config(&o, &p, &cd, v, (feint_layout)l, 1, &t_min[l][FEINT_VARIANT_COUNT],
                        &t_med[l][FEINT_VARIANT_COUNT]);
       }

@@ -56,12 +56,30 @@
  *                                  point: [lambda, mu, f_0x, f_0y, f_0z,
  *                                  f_1x, ...].  Requires mu >= 0 and
  *                                  lambda + 2 mu / 3 > 0, finite.
+ *             poisson_kappa [num_elem][N_Q][2]  variable-coefficient Poisson
+ *                                  -div(kappa grad u) = f: one record
+ *                                  (kappa_q, f_q) per quadrature point, in
+ *                                  the order of feint_element_info().qpts
+ *                                  (2 N_Q doubles: tet4 8, prism6 12, hex8
+ *                                  16).  Requires kappa_q > 0 (not NaN) at
+ *                                  every point.
+ *             elasticity_qp [num_elem][N_Q][5]  elasticity with Lame
+ *                                  coefficients varying inside the element:
+ *                                  one record (lambda_q, mu_q, f_qx, f_qy,
+ *                                  f_qz) per quadrature point (5 N_Q
+ *                                  doubles: tet4 20, prism6 30, hex8 40).
+ *                                  Requires mu_q >= 0 and lambda_q + 2 mu_q
+ *                                  / 3 > 0 at every point.
+ *             (Lame coefficients constant per element: elasticity; varying:
+ *             elasticity_qp.  A, b and the dof order are those of
+ *             elasticity, resp. Poisson for poisson_kappa.)
  *  A_e      : [num_elem][N][N] row-major, N = N_S (scalar problems) or 3 N_S
  *                                  (elasticity: dof 3 v + c is component c of
  *                                  vertex v, "vertex-major" as PETSc block
  *                                  size 3); A_e[e][r][s] couples test
  *                                  function r with trial function s.
- *                                  Elasticity: A[3r+i][3s+j] = int lambda
+ *                                  Elasticity (and elasticity_qp):
+ *                                  A[3r+i][3s+j] = int lambda
  *                                  dphi_r/dx_i dphi_s/dx_j + mu dphi_r/dx_j
  *                                  dphi_s/dx_i + mu delta_ij grad phi_r .
  *                                  grad phi_s.
@@ -73,6 +91,16 @@
  * B = FEINT_BLOCK_LEN.  A blocked array always holds whole blocks:
  * ceil(num_elem / B) * B * size doubles (use feint_array_len).  Entries of the
  * padding lanes of the last block are never read and never written.
+ *
+ * Packed symmetric output (FEINT_LAYOUT_PACKED, layout_out only; every
+ * problem but conv-diff, whose A_e is not symmetric): A_e holds, element
+ * after element, the upper triangle of each N x N matrix row by row,
+ * N (N + 1) / 2 doubles per element: entry (i, j), j >= i, of element e at
+ * [e * N (N + 1) / 2 + i N - i (i - 1) / 2 + (j - i)]; (j, i) is the same
+ * value.  b_e is natural.  hex8 elasticity: 300 doubles instead of 576.
+ * feint_array_len(..., FEINT_ARRAY_A, FEINT_LAYOUT_PACKED, ...) gives the
+ * length (for the other arrays PACKED means natural); feint_array_entries
+ * always gives the dense count N^2.
  *
  * Reference elements
  *  FEINT_TET4  : vertices (0,0,0) (1,0,0) (0,1,0) (0,0,1);
@@ -129,7 +157,8 @@ typedef enum {
   FEINT_ERR_FORMAT,        /* a file is malformed (message: line or byte offset) */
   FEINT_ERR_IO,            /* a file could not be opened, read or written */
   FEINT_ERR_BAD_COEFF,     /* a physical coefficient is inadmissible (elasticity: mu < 0
-                              or lambda + 2 mu / 3 <= 0 or NaN) */
+                              or lambda + 2 mu / 3 <= 0 or NaN; poisson_kappa: kappa <= 0
+                              or NaN) */
   FEINT_STATUS_COUNT
 } feint_status;
 
@@ -139,6 +168,8 @@ typedef enum {
   FEINT_POISSON = 0, /* -Laplace u = f */
   FEINT_CONVDIFF,    /* convection-diffusion-reaction, c and d per element */
   FEINT_ELASTICITY,  /* 3-D isotropic linear elasticity (3 dofs per node) */
+  FEINT_POISSON_KAPPA, /* -div(kappa grad u) = f, kappa and f at every quadrature point */
+  FEINT_ELASTICITY_QP, /* elasticity with lambda, mu (and f) at every quadrature point */
   FEINT_PROBLEM_COUNT
 } feint_problem;
 
@@ -152,7 +183,12 @@ typedef enum {
   FEINT_VARIANT_COUNT
 } feint_variant;
 
-typedef enum { FEINT_LAYOUT_NATURAL = 0, FEINT_LAYOUT_BLOCKED, FEINT_LAYOUT_COUNT } feint_layout;
+typedef enum {
+  FEINT_LAYOUT_NATURAL = 0, /* one element's entries contiguous */
+  FEINT_LAYOUT_BLOCKED,     /* blocks of FEINT_BLOCK_LEN elements, lane fastest */
+  FEINT_LAYOUT_PACKED,      /* output only, symmetric problems: A_e's upper triangle */
+  FEINT_LAYOUT_COUNT
+} feint_layout;
 
 /* The per-element arrays of one integration call. */
 typedef enum {
@@ -196,8 +232,8 @@ typedef struct {
   feint_element element;
   feint_problem problem;
   feint_variant variant;
-  feint_layout layout_in;  /* geometry and coeffs */
-  feint_layout layout_out; /* A_e and b_e */
+  feint_layout layout_in;  /* geometry and coeffs: natural or blocked */
+  feint_layout layout_out; /* A_e and b_e: natural, blocked or packed */
   unsigned flags;          /* 0 or FEINT_FLAG_* */
   feint_target target;     /* FEINT_TARGET_HOST (0) or FEINT_TARGET_DEVICE */
   int device;              /* device number for FEINT_TARGET_DEVICE (0: the first) */
@@ -269,8 +305,10 @@ feint_status feint_array_entries(feint_element element, feint_problem problem,
                                  feint_array array, size_t *entries);
 
 /* Number of doubles to allocate for one array of num_elem elements in a
- * layout (blocked rounds up to whole blocks).  FEINT_ERR_BAD_SIZE if the
- * count, or the count in bytes, overflows size_t. */
+ * layout (blocked rounds up to whole blocks; packed: N (N + 1) / 2 per
+ * element for A_e, natural for the other arrays).  FEINT_ERR_BAD_SIZE if the
+ * count, or the count in bytes, overflows size_t; FEINT_ERR_UNSUPPORTED for
+ * A_e of conv-diff in the packed layout (not symmetric). */
 feint_status feint_array_len(feint_element element, feint_problem problem, feint_array array,
                              feint_layout layout, size_t num_elem, size_t *len);
 
@@ -292,12 +330,15 @@ feint_status feint_array_len(feint_element element, feint_problem problem, feint
  * degeneracy criterion above, or with a non-finite coordinate; the message
  * names the lowest such element index), FEINT_ERR_NOT_AFFINE (geo_linear
  * variant on a non-affine element; the message names it),
- * FEINT_ERR_BAD_COEFF (elasticity: an element with mu < 0, lambda + 2 mu / 3
- * <= 0 or NaN Lame coefficients; the message names it and its values),
+ * FEINT_ERR_BAD_COEFF (elasticity, elasticity_qp: an element with mu < 0,
+ * lambda + 2 mu / 3 <= 0 or NaN Lame coefficients; poisson_kappa: kappa <= 0
+ * or NaN; the message names the lowest such element, the quadrature point
+ * for the per-point cases, and the values),
  * FEINT_ERR_NOT_FINITE (a non-finite coefficient, or an element whose
  * A_e/b_e entries would exceed the double range; named),
  * FEINT_ERR_UNSUPPORTED (an element outside the safe range with
- * FEINT_FLAG_DEVICE_POINTERS: its rescaled path runs on host arrays only),
+ * FEINT_FLAG_DEVICE_POINTERS: its rescaled path runs on host arrays only;
+ * layout_in = FEINT_LAYOUT_PACKED; packed output of conv-diff),
  * FEINT_ERR_NO_DEVICE (device target without a device and without
  * FEINT_FLAG_ALLOW_HOST_FALLBACK), FEINT_ERR_DEVICE (offload failure).
  * The geometry and coefficient checks are skipped with
@@ -333,7 +374,8 @@ feint_status feint_device_copy_from(int device, void *dst_host, const void *src_
                                     size_t bytes);
 
 /* Copy an array of num_elem elements, `entries` doubles each, from one layout
- * to the other (src and dst must not overlap).  Same layout: plain copy
+ * to the other (src and dst must not overlap; natural and blocked only:
+ * FEINT_LAYOUT_PACKED is FEINT_ERR_UNSUPPORTED).  Same layout: plain copy
  * (blocked: the valid lanes only; padding lanes of src are not read, those
  * of dst are not written). */
 feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout src_layout,

@@ -59,7 +59,9 @@ typedef struct {
   int num_nodes;                 /* N_S */
   int num_qpts;                  /* N_Q */
   long long geometry;            /* doubles in: 3 N_S node coordinates */
-  long long coeffs;              /* doubles in: N_Q (Poisson) or 20 (conv-diff) */
+  long long coeffs;              /* doubles in: N_Q (Poisson), 20 (conv-diff),
+                                    2 + 3 N_Q (elasticity), 2 N_Q
+                                    (poisson_kappa), 5 N_Q (elasticity_qp) */
   long long a_out;               /* doubles out: N_S^2 */
   long long b_out;               /* doubles out: N_S */
   long long global_accesses;     /* geometry + coeffs + a_out + b_out */
@@ -78,6 +80,10 @@ typedef struct {
                                     ownership traffic of non-nontemporal stores */
   double intensity_per_access;   /* flops / global_accesses (paper's Table 4) */
   double intensity_per_byte;     /* flops / bytes_compulsory */
+  long long a_out_packed;        /* doubles out with packed symmetric output:
+                                    N (N + 1) / 2; 0 for conv-diff (none) */
+  long long bytes_compulsory_packed; /* 8 * (geometry + coeffs + a_out_packed
+                                    + b_out); 0 for conv-diff */
 } feint_pm_counts;
 
 /* Loop orders of the paper (Table 4 rows). */

@@ -133,8 +133,16 @@ static long long cost_update_A_inner(feint_problem pb) {
  * (cost_accumulate, which for elasticity counts them: 2 per block stands for
  * vol and one addition in the scalar problems, so the block's 9 additions
  * are added here and cost_accumulate's 2 subtracted: 56 + 9 - 2 = 63). */
+/* poisson_kappa: vol kappa_q (1, written inside the update) + g_r . g_s
+ * (5) = 6. */
+static int is_elastic(feint_problem pb) {
+  return pb == FEINT_ELASTICITY || pb == FEINT_ELASTICITY_QP;
+}
 static long long cost_update_A_outer(feint_problem pb) {
-  return pb == FEINT_POISSON ? 2 * N_D - 1 : pb == FEINT_CONVDIFF ? 2 * (N_D + 1) - 1 : 63;
+  return pb == FEINT_POISSON         ? 2 * N_D - 1
+         : pb == FEINT_POISSON_KAPPA ? 1 + 2 * N_D - 1
+         : pb == FEINT_CONVDIFF      ? 2 * (N_D + 1) - 1
+                                     : 63;
 }
 static long long cost_update_A(feint_problem pb) {
   return cost_update_A_inner(pb) + cost_update_A_outer(pb);
@@ -145,7 +153,9 @@ static long long cost_update_A(feint_problem pb) {
 static long long cost_update_b(feint_problem pb) {
   /* elasticity: 3 components x (vol * (f_i phi_r): 2 mul + 1 add) = 9,
    * less cost_accumulate's 2 */
-  return pb == FEINT_POISSON ? 1 : pb == FEINT_CONVDIFF ? 2 * (N_D + 1) - 1 : 7;
+  return pb == FEINT_POISSON || pb == FEINT_POISSON_KAPPA ? 1
+         : pb == FEINT_CONVDIFF                          ? 2 * (N_D + 1) - 1
+                                                         : 7;
 }
 
 /* Ae[r][s] += vol * u and be[r] += vol * u: 1 mul + 1 add each. */
@@ -162,23 +172,32 @@ static long long flops_executed(feint_element et, feint_problem pb, int geo_line
   flops += n_jac * e.distinct_weights * cost_vol();
   /* psi: per distinct gradient point (Jinv is the same or differs with it) */
   flops += dg * e.psi_point;
-  if (pb == FEINT_ELASTICITY) {
+  if (is_elastic(pb)) {
     /* N = 3 N_S dofs; A^e symmetric and every entry of block (s, r) the same
      * expression as its transpose in block (r, s) (same products, canonical
-     * operand order), so merged.  Per distinct gradient point: lambda vol,
-     * mu vol (2); the distinct products g_r[i] g_s[j], N (N + 1) / 2; per
-     * node pair r <= s g_r . g_s (5) and mu vol g_r.g_s (1); per entry of
-     * the upper triangle 2 scalings + 1 addition (3), plus 1 diagonal
-     * addition per i == j entry of a pair (3 per pair).  Per point: one
-     * accumulation per upper-triangle entry (N (N + 1) / 2). */
+     * operand order), so merged.  Both elasticity problems run on the
+     * elasticity_qp kernel (lambda_q, mu_q read per point; per-element
+     * lambda, mu are expanded to every point by the driver), so nothing
+     * that involves lambda or mu merges across points.  Per distinct
+     * gradient point: the distinct products g_r[i] g_s[j], N (N + 1) / 2,
+     * and per node pair r <= s g_r . g_s (5).  Per point: lambda_q vol,
+     * mu_q vol (2); per pair mu vol g_r.g_s (1) and 3 diagonal additions;
+     * per upper-triangle entry 2 scalings + 1 addition (3) and its
+     * accumulation (1).  (tet4: one gradient point, so the products are
+     * shared by the 4 points, the scalings are not; prism6 and hex8 have
+     * N_Q distinct gradient points.) */
     const long long N = 3 * ns, upper = N * (N + 1) / 2, pairs = ns * (ns + 1) / 2;
-    flops += dg * (2 + upper + 6 * pairs + 3 * upper + 3 * pairs) + nq * upper;
+    flops += dg * (upper + 5 * pairs) + nq * (2 + 3 * upper + 4 * pairs) + nq * upper;
     flops += nq * N * 3; /* load: vol * (f_qi phi_r) per (q, dof) */
     return flops;
   }
-  if (pb == FEINT_POISSON) {
+  if (pb == FEINT_POISSON || pb == FEINT_POISSON_KAPPA) {
     long long pairs = ns * (ns + 1) / 2; /* symmetric, merged */
-    flops += dg * pairs * cost_update_A(pb) + nq * pairs * cost_accumulate();
+    /* g_r . g_s per distinct gradient point and pair (5); per (q, pair) the
+     * scaled accumulation (2: vol or vol kappa_q times it, plus the add);
+     * poisson_kappa also vol kappa_q once per point (1) */
+    flops += dg * pairs * (2 * N_D - 1) + nq * pairs * cost_accumulate();
+    if (pb == FEINT_POISSON_KAPPA) flops += nq;
   } else {
     flops += nq * ns * cost_update_A_inner(pb) + nq * ns * ns * cost_update_A_outer(pb) +
              nq * ns * ns * cost_accumulate();
@@ -231,15 +250,24 @@ static void fill_sizes(feint_element et, feint_problem pb, feint_pm_counts *c) {
   c->num_nodes = e.num_nodes;
   c->num_qpts = e.num_qpts;
   c->geometry = N_D * e.num_nodes;
-  const long long nd = (pb == FEINT_ELASTICITY ? N_D : 1) * (long long)e.num_nodes;
-  c->coeffs = pb == FEINT_POISSON      ? e.num_qpts
-              : pb == FEINT_ELASTICITY ? 2 + N_D * e.num_qpts /* lambda, mu, f per point */
-                                       : (N_D + 1) * (N_D + 1) + (N_D + 1);
+  const long long nd = (is_elastic(pb) ? N_D : 1) * (long long)e.num_nodes;
+  c->coeffs = pb == FEINT_POISSON         ? e.num_qpts
+              : pb == FEINT_ELASTICITY    ? 2 + N_D * e.num_qpts /* lambda, mu, f per point */
+              : pb == FEINT_POISSON_KAPPA ? 2 * e.num_qpts       /* (kappa_q, f_q) */
+              : pb == FEINT_ELASTICITY_QP ? 5 * e.num_qpts       /* (lambda_q, mu_q, f_q) */
+                                          : (N_D + 1) * (N_D + 1) + (N_D + 1);
   c->a_out = nd * nd; /* elasticity: (3 N_S)^2, vertex-major dofs */
   c->b_out = nd;
   c->global_accesses = c->geometry + c->coeffs + c->a_out + c->b_out;
   /* 8 bytes per double, each moved once (nontemporal stores). */
   c->bytes_compulsory = 8 * c->global_accesses;
+  /* Packed symmetric output: A^e's upper triangle only, N (N + 1) / 2
+   * doubles (hex8 elasticity 300 of 576); conv-diff has none (0).  The
+   * flops do not change (the kernels compute every entry; the symmetric
+   * ones are merged, see flops_executed). */
+  c->a_out_packed = pb == FEINT_CONVDIFF ? 0 : nd * (nd + 1) / 2;
+  c->bytes_compulsory_packed =
+      pb == FEINT_CONVDIFF ? 0 : 8 * (c->geometry + c->coeffs + c->a_out_packed + c->b_out);
   /* A store that is not nontemporal reads its line first: one extra 8-byte
    * read per output double. */
   c->bytes_write_allocate = 8 * (c->a_out + c->b_out);
@@ -278,9 +306,10 @@ static void fill_shared(feint_problem pb, feint_pm_loop_order lo, int geo_linear
   long long reps = lo == FEINT_PM_QSS ? 1 : lo == FEINT_PM_SQS ? ns : ns * ns;
   long long n_jac = geo_linear ? 1 : nq * reps;
   c->shared_accesses[FEINT_PM_SHARED_GEOMETRY] = N_D * ns * n_jac;
-  long long per_point = pb == FEINT_POISSON      ? 1
-                        : pb == FEINT_ELASTICITY ? 2 + N_D /* lambda, mu, f_q */
-                                                 : (N_D + 1) * (N_D + 1) + (N_D + 1);
+  long long per_point = pb == FEINT_POISSON         ? 1
+                        : pb == FEINT_POISSON_KAPPA ? 2       /* kappa_q, f_q */
+                        : is_elastic(pb)            ? 2 + N_D /* lambda, mu, f_q */
+                                                    : (N_D + 1) * (N_D + 1) + (N_D + 1);
   c->shared_accesses[FEINT_PM_SHARED_COEFFS] = per_point * nq * reps;
   if (lo == FEINT_PM_SSQ && !geo_linear)
     c->shared_accesses[FEINT_PM_SHARED_PHI] = 16 * nq * ns * ns;

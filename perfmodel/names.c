@@ -9,7 +9,8 @@
 
 
 static const char *const element_names[FEINT_ELEMENT_COUNT] = {"tet4", "prism6", "hex8"};
-static const char *const problem_names[FEINT_PROBLEM_COUNT] = {"poisson", "convdiff", "elasticity"};
+static const char *const problem_names[FEINT_PROBLEM_COUNT] = {
+    "poisson", "convdiff", "elasticity", "poisson_kappa", "elasticity_qp"};
 static const char *const variant_names[FEINT_VARIANT_COUNT] = {
     "qss_geo_linear", "qss_geo_generic", "sqs_geo_linear",
     "sqs_geo_generic", "ssq_geo_linear", "ssq_geo_generic"};
@@ -76,8 +77,17 @@ feint_status feint_pm_problem_parse(const char *name, feint_problem *problem) {
     *problem = FEINT_ELASTICITY;
     return FEINT_SUCCESS;
   }
+  if (name_equal(name, "poisson_kappa")) {
+    *problem = FEINT_POISSON_KAPPA;
+    return FEINT_SUCCESS;
+  }
+  if (name_equal(name, "elasticity_qp")) {
+    *problem = FEINT_ELASTICITY_QP;
+    return FEINT_SUCCESS;
+  }
   return feint_pm_error(FEINT_ERR_OUT_OF_RANGE, __func__,
-                        "problem name \"%s\" unknown; allowed: poisson, convdiff (conv-diff), elasticity",
+                        "problem name \"%s\" unknown; allowed: poisson, convdiff (conv-diff), elasticity, "
+                        "poisson_kappa, elasticity_qp",
                         name);
 }
 

@@ -21,6 +21,8 @@ const char *feint_problem_name(feint_problem problem) {
     case FEINT_POISSON: return "poisson";
     case FEINT_CONVDIFF: return "convdiff";
     case FEINT_ELASTICITY: return "elasticity";
+    case FEINT_POISSON_KAPPA: return "poisson_kappa";
+    case FEINT_ELASTICITY_QP: return "elasticity_qp";
     default: return NULL;
   }
 }
@@ -29,6 +31,7 @@ const char *feint_layout_name(feint_layout layout) {
   switch (layout) {
     case FEINT_LAYOUT_NATURAL: return "natural";
     case FEINT_LAYOUT_BLOCKED: return "blocked";
+    case FEINT_LAYOUT_PACKED: return "packed";
     default: return NULL;
   }
 }
@@ -108,6 +111,14 @@ feint_status feint_array_len(feint_element element, feint_problem problem, feint
   FEINT_CHECK(len != NULL, FEINT_ERR_NULL_ARG, "len is NULL");
   FEINT_CALL(feint_array_entries(element, problem, array, &entries));
   FEINT_CHECK_ENUM(layout, FEINT_LAYOUT_COUNT, "layout", "feint_layout");
+  if (layout == FEINT_LAYOUT_PACKED && array == FEINT_ARRAY_A) {
+    FEINT_CHECK(feint_problem_symmetric(problem), FEINT_ERR_UNSUPPORTED,
+                "layout = packed for A_e of problem %s, whose A_e is not symmetric; packed "
+                "output is for the symmetric problems",
+                feint_problem_name(problem));
+    const size_t nd = (size_t)feint_problem_dofs(element, problem);
+    entries = nd * (nd + 1) / 2;
+  }
   size_t n = num_elem;
   if (layout == FEINT_LAYOUT_BLOCKED) {
     FEINT_CHECK(num_elem <= SIZE_MAX - (FEINT_BLOCK_LEN - 1), FEINT_ERR_BAD_SIZE,

@@ -112,9 +112,13 @@ FEINT_INTERNAL size_t feint_coeff_scan(int element, int problem, int layout, siz
 
 /* Physical admissibility of the coefficients (validate.c): first element
  * with inadmissible ones (elasticity: mu < 0 or lambda + 2 mu / 3 <= 0 or
- * NaN), SIZE_MAX if none or the problem has no such condition. */
+ * NaN; elasticity_qp the same at any quadrature point; poisson_kappa: kappa
+ * <= 0 or NaN at any point), SIZE_MAX if none or the problem has no such
+ * condition.  If one is found and what != NULL, what receives (what_len
+ * bytes, NUL-terminated) a phrase naming the point and the values, e.g.
+ * "quadrature point 3: kappa = -1; poisson_kappa needs kappa > 0". */
 FEINT_INTERNAL size_t feint_physics_scan(int element, int problem, int layout, size_t num_elem,
-                                         const double *coeffs);
+                                         const double *coeffs, char *what, size_t what_len);
 
 /* The rescaled slow path (rescale.c) for elements [first, num_elem) of ka
  * that the pass left to it: the lowest degenerate element at or after first

@@ -26,19 +26,6 @@ static int ranges_overlap(const double *a, size_t na, const double *b, size_t nb
   return a0 < b1 && b0 < a1;
 }
 
-/* Coefficient k of element e for a message (NaN for device pointers, which
- * the host cannot read). */
-static double coef_at(const feint_integrate_desc *d, size_t num_elem, const double *coeffs,
-                      size_t e, size_t k, int device_ptrs) {
-  size_t n;
-  if (device_ptrs || e >= num_elem ||
-      feint_array_entries(d->element, d->problem, FEINT_ARRAY_COEFFS, &n) != FEINT_SUCCESS)
-    return NAN;
-  const size_t B = FEINT_BLOCK_LEN;
-  return d->layout_in == FEINT_LAYOUT_BLOCKED ? coeffs[(e / B) * B * n + k * B + e % B]
-                                              : coeffs[e * n + k];
-}
-
 feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
                              const double *geometry, const double *coeffs, double *A_e,
                              double *b_e) {
@@ -49,6 +36,13 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
   FEINT_CHECK_ENUM(d.variant, FEINT_VARIANT_COUNT, "desc->variant", "feint_variant");
   FEINT_CHECK_ENUM(d.layout_in, FEINT_LAYOUT_COUNT, "desc->layout_in", "feint_layout");
   FEINT_CHECK_ENUM(d.layout_out, FEINT_LAYOUT_COUNT, "desc->layout_out", "feint_layout");
+  FEINT_CHECK(d.layout_in != FEINT_LAYOUT_PACKED, FEINT_ERR_UNSUPPORTED,
+              "desc->layout_in = packed; packed is an output layout (of A_e), inputs are "
+              "natural or blocked");
+  FEINT_CHECK(d.layout_out != FEINT_LAYOUT_PACKED || d.problem != FEINT_CONVDIFF,
+              FEINT_ERR_UNSUPPORTED,
+              "desc->layout_out = packed with problem convdiff, whose A_e is not symmetric; "
+              "use natural or blocked");
   const unsigned known_flags = FEINT_FLAG_TRUST_GEOMETRY | FEINT_FLAG_DEVICE_POINTERS |
                                FEINT_FLAG_ALLOW_HOST_FALLBACK;
   FEINT_CHECK((d.flags & ~known_flags) == 0, FEINT_ERR_OUT_OF_RANGE,
@@ -109,6 +103,7 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
     feint_variant_info vi;
     FEINT_CALL(feint_variant_get_info(d.variant, &vi));
     size_t bad_det, bad_affine, geo_rescale, coef_rescale, bad_phys;
+    char phys_what[192] = "";
     if (device_ptrs) {
       /* The arrays live on the device: the pass runs on host copies, which
        * costs one device -> host transfer of the geometry and coefficient
@@ -125,20 +120,19 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
       feint_geometry_scan(d.element, d.layout_in, num_elem, geo_host, vi.geo_linear, &bad_det,
                           &bad_affine, &geo_rescale);
       coef_rescale = feint_coeff_scan(d.element, d.problem, d.layout_in, num_elem, coef_host);
-      bad_phys = feint_physics_scan(d.element, d.problem, d.layout_in, num_elem, coef_host);
+      bad_phys = feint_physics_scan(d.element, d.problem, d.layout_in, num_elem, coef_host,
+                                    phys_what, sizeof phys_what);
       free(geo_host);
       free(coef_host);
     } else {
       feint_geometry_scan(d.element, d.layout_in, num_elem, geometry, vi.geo_linear, &bad_det,
                           &bad_affine, &geo_rescale);
       coef_rescale = feint_coeff_scan(d.element, d.problem, d.layout_in, num_elem, coeffs);
-      bad_phys = feint_physics_scan(d.element, d.problem, d.layout_in, num_elem, coeffs);
+      bad_phys = feint_physics_scan(d.element, d.problem, d.layout_in, num_elem, coeffs,
+                                    phys_what, sizeof phys_what);
     }
     FEINT_CHECK(bad_phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
-                "coeffs of element %zu: lambda = %g, mu = %g; elasticity needs mu >= 0 and "
-                "lambda + 2 mu / 3 > 0; no output was written",
-                bad_phys, coef_at(&d, num_elem, coeffs, bad_phys, 0, device_ptrs),
-                coef_at(&d, num_elem, coeffs, bad_phys, 1, device_ptrs));
+                "coeffs of element %zu, %s; no output was written", bad_phys, phys_what);
     first_rescale = geo_rescale < coef_rescale ? geo_rescale : coef_rescale;
     if (first_rescale < bad_det) {
       FEINT_CHECK(!device_ptrs, FEINT_ERR_UNSUPPORTED,
@@ -181,6 +175,10 @@ feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout 
                                   const double *src, feint_layout dst_layout, double *dst) {
   FEINT_CHECK_ENUM(src_layout, FEINT_LAYOUT_COUNT, "src_layout", "feint_layout");
   FEINT_CHECK_ENUM(dst_layout, FEINT_LAYOUT_COUNT, "dst_layout", "feint_layout");
+  FEINT_CHECK(src_layout != FEINT_LAYOUT_PACKED && dst_layout != FEINT_LAYOUT_PACKED,
+              FEINT_ERR_UNSUPPORTED,
+              "%s_layout = packed; feint_layout_convert converts between natural and blocked",
+              src_layout == FEINT_LAYOUT_PACKED ? "src" : "dst");
   if (num_elem == 0) return FEINT_SUCCESS;
   FEINT_CHECK(src != NULL, FEINT_ERR_NULL_ARG, "src is NULL with num_elem = %zu", num_elem);
   FEINT_CHECK(dst != NULL, FEINT_ERR_NULL_ARG, "dst is NULL with num_elem = %zu", num_elem);

@@ -6,6 +6,10 @@
  * reference-element tables (tested on their own in t1xx).  Variants never
  * edit it.
  *
+ * Variable coefficients: poisson_kappa is c = kappa_q I on the derivatives
+ * and d_0 = f_q at point q; elasticity_qp takes lambda, mu, f from the
+ * record of point q.
+ *
  * Linear elasticity (3 dofs per node, dof 3 v + c) from its definition:
  * with v = phi_r e_i, u = phi_s e_j, grad v = e_i (x) g_r, the integrand
  * lambda div u div v + 2 mu eps(u) : eps(v) = lambda tr(grad u) tr(grad v)
@@ -93,7 +97,8 @@ feint_status feint_integrate_reference(feint_element element, feint_problem prob
                                &len));
   }
   const int ns = ei.num_nodes, nq = ei.num_qpts;
-  const int elastic = problem == FEINT_ELASTICITY, nc = elastic ? 3 : 1, nd = nc * ns;
+  const int elastic = problem == FEINT_ELASTICITY || problem == FEINT_ELASTICITY_QP;
+  const int nc = elastic ? 3 : 1, nd = nc * ns;
 
   for (size_t e = 0; e < num_elem; e++) {
     const double *x = geometry + e * 3 * (size_t)ns;
@@ -158,12 +163,22 @@ feint_status feint_integrate_reference(feint_element element, feint_problem prob
         }
       }
       const double vol = det * ei.qwts[q];
-      if (elastic) {
+      if (problem == FEINT_ELASTICITY) {
         elastic_point(ns, cf[0], cf[1], cf + 2 + 3 * q, vol, vol_abs, ei.phi[q], psi, psi_abs, A,
                       b, Aa, ba);
         continue;
       }
+      if (problem == FEINT_ELASTICITY_QP) { /* record q: lambda, mu, f_x, f_y, f_z */
+        const double *rec = cf + 5 * q;
+        elastic_point(ns, rec[0], rec[1], rec + 2, vol, vol_abs, ei.phi[q], psi, psi_abs, A, b,
+                      Aa, ba);
+        continue;
+      }
       if (problem == FEINT_POISSON) d[0] = cf[q];
+      if (problem == FEINT_POISSON_KAPPA) { /* record q: kappa, f */
+        c[1][1] = c[2][2] = c[3][3] = cf[2 * q];
+        d[0] = cf[2 * q + 1];
+      }
       for (int r = 0; r < ns; r++) {
         for (int s = 0; s < ns; s++)
           for (int i = 0; i < 4; i++)

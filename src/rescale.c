@@ -13,8 +13,9 @@
  *   A^e = s sum vol' (c_ij s^(2 - n_i - n_j)) psi'_i psi'_j,
  *   b^e = s sum vol' (d_i  s^(2 - n_i)) psi'_i          (n_i = 1 if i > 0),
  * Poisson: c = identity on the derivatives (A^e = s A'), d_0 = f;
- * elasticity: lambda and mu multiply two derivatives (A^e = s A'), the body
- * force is a d_0 (f' = f s^2).  Each
+ * poisson_kappa: c = kappa_q identity (kappa' = kappa), d_0 = f_q;
+ * elasticity (and elasticity_qp): lambda and mu multiply two derivatives
+ * (A^e = s A'), the body force is a d_0 (f' = f s^2).  Each
  * scaled coefficient is c_ij 2^(k (2 - n_i - n_j) - j_A) with j_A >= 0 the
  * smallest shift that brings them all to at most 2^400 (likewise d_i with
  * j_b), so the unit-scale element and its coefficients lie inside the safe
@@ -36,6 +37,7 @@
 
 #include "criterion.h"
 #include "feint_internal.h"
+#include "kernel/block_io.h"
 #include "kernel/physics.h"
 
 /* Errors are reported in the name of the public call. */
@@ -99,51 +101,41 @@ FEINT_INLINE int classify(const int et, const int pb, const feint_kernel_args *k
   return 1;
 }
 
-/* Smallest shift j >= 0 such that every c[i] 2^(e[i] - j) <= 2^400. */
-static int shift_for(const double *c, const int *e, int n) {
-  int top = INT32_MIN;
-  for (int i = 0; i < n; i++)
-    if (c[i] != 0.0 && ilogb(c[i]) + e[i] > top) top = ilogb(c[i]) + e[i];
-  return top > FEINT_SAFE_COEFF_EXP ? top - FEINT_SAFE_COEFF_EXP : 0;
-}
-
 /* Scaled coefficients of one element (see the top of the file) and the
- * output exponents.  Returns the index of a non-finite coefficient, or -1. */
+ * output exponents.  Every coefficient multiplies either A^e (group 0) or
+ * b^e (group 1) with exponent e[i] of s: c_ij s^(2 - n_i - n_j), d_i
+ * s^(2 - n_i); kappa, lambda and mu multiply two derivatives (exponent 0),
+ * a load f is a d_0 (exponent 2k).  Returns the index of a non-finite
+ * coefficient, or -1. */
 FEINT_INLINE int scale_coeffs(const int et, const int pb, int k, const double coef[FEINT_MAX_COEFFS],
                               double out[FEINT_MAX_COEFFS], int *exp_a, int *exp_b) {
   const int n = feint_problem_coeffs(et, pb);
   for (int i = 0; i < n; i++)
     if (!isfinite(coef[i])) return i;
-  int e[FEINT_MAX_COEFFS];
-  if (pb == FEINT_ELASTICITY) {
-    /* lambda, mu: A^e = s A' (both terms have two derivatives); the body
-     * force f like Poisson's f: f' = f s^2 */
-    e[0] = e[1] = 0;
-    for (int i = 2; i < n; i++) e[i] = 2 * k;
-    const int ja = shift_for(coef, e, 2), jb = shift_for(coef + 2, e + 2, n - 2);
-    for (int i = 0; i < 2; i++) out[i] = ldexp(coef[i], -ja);
-    for (int i = 2; i < n; i++) out[i] = ldexp(coef[i], e[i] - jb);
-    *exp_a = k + ja;
-    *exp_b = k + jb;
-    return -1;
+  int e[FEINT_MAX_COEFFS], grp[FEINT_MAX_COEFFS];
+  for (int i = 0; i < n; i++) {
+    if (pb == FEINT_POISSON) {
+      grp[i] = 1, e[i] = 2 * k;
+    } else if (pb == FEINT_ELASTICITY) { /* lambda, mu, then f per point */
+      grp[i] = i >= 2, e[i] = i >= 2 ? 2 * k : 0;
+    } else if (pb == FEINT_POISSON_KAPPA) { /* (kappa_q, f_q) */
+      grp[i] = i % FEINT_KAPPA_RECORD == 1, e[i] = grp[i] ? 2 * k : 0;
+    } else if (pb == FEINT_ELASTICITY_QP) { /* (lambda_q, mu_q, f_q) */
+      grp[i] = i % FEINT_LAME_RECORD >= 2, e[i] = grp[i] ? 2 * k : 0;
+    } else { /* conv-diff: c^{ij}, then d^i */
+      const int ii = i < 16 ? i / 4 : i - 16, jj = i % 4;
+      grp[i] = i >= 16, e[i] = i < 16 ? k * (2 - (ii > 0) - (jj > 0)) : k * (2 - (ii > 0));
+    }
   }
-  if (pb == FEINT_POISSON) {
-    for (int q = 0; q < n; q++) e[q] = 2 * k;
-    const int jb = shift_for(coef, e, n);
-    for (int q = 0; q < n; q++) out[q] = ldexp(coef[q], e[q] - jb);
-    *exp_a = k;
-    *exp_b = k + jb;
-    return -1;
-  }
-  for (int i = 0; i < 4; i++) {
-    for (int j = 0; j < 4; j++) e[4 * i + j] = k * (2 - (i > 0) - (j > 0));
-    e[16 + i] = k * (2 - (i > 0));
-  }
-  const int ja = shift_for(coef, e, 16), jb = shift_for(coef + 16, e + 16, 4);
-  for (int i = 0; i < 16; i++) out[i] = ldexp(coef[i], e[i] - ja);
-  for (int i = 16; i < 20; i++) out[i] = ldexp(coef[i], e[i] - jb);
-  *exp_a = k + ja;
-  *exp_b = k + jb;
+  /* smallest shift per group bringing every scaled value to <= 2^400 */
+  int top[2] = {INT32_MIN, INT32_MIN};
+  for (int i = 0; i < n; i++)
+    if (coef[i] != 0.0 && ilogb(coef[i]) + e[i] > top[grp[i]]) top[grp[i]] = ilogb(coef[i]) + e[i];
+  int j[2];
+  for (int g = 0; g < 2; g++) j[g] = top[g] > FEINT_SAFE_COEFF_EXP ? top[g] - FEINT_SAFE_COEFF_EXP : 0;
+  for (int i = 0; i < n; i++) out[i] = ldexp(coef[i], e[i] - j[grp[i]]);
+  *exp_a = k + j[0];
+  *exp_b = k + j[1];
   return -1;
 }
 
@@ -203,6 +195,12 @@ static feint_status chunk_flush(feint_variant_fn fn, const feint_kernel_args *ka
         continue;
       }
       double *out = is_a ? ka->A : ka->b;
+      if (is_a && ka->layout_out == FEINT_LAYOUT_PACKED) { /* upper triangle only */
+        const int i_ = (int)kk / nd, j_ = (int)kk % nd;
+        if (j_ >= i_)
+          out[e * (size_t)feint_packed_entries(nd) + (size_t)(feint_packed_row(nd, i_) + j_ - i_)] = v;
+        continue;
+      }
       out[blocked ? (e / B) * B * size + kk * B + e % B : e * size + kk] = v;
     }
   }

@@ -22,6 +22,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #ifdef _OPENMP
@@ -182,21 +183,65 @@ size_t feint_coeff_scan(int element, int problem, int layout, size_t num_elem,
  * range and still describe no material.  Elasticity: the element is refused
  * unless mu >= 0 and the bulk modulus lambda + 2 mu / 3 > 0 (NaN fails
  * both), the conditions for the element matrix to be positive semidefinite
- * with only the rigid-body modes in its null space (mu > 0).  Returns the
- * first such element, SIZE_MAX if none. */
+ * with only the rigid-body modes in its null space (mu > 0); elasticity_qp
+ * the same at every quadrature point; poisson_kappa: kappa > 0 at every
+ * point (NaN fails).  Poisson and conv-diff have no such condition. */
+
+/* Index (in the element's coefficients) of lambda / kappa at point q, and
+ * the number of points to check: 1 for elasticity (per element). */
+static int phys_points(int element, int problem) {
+  if (problem == FEINT_ELASTICITY) return 1;
+  if (problem == FEINT_ELASTICITY_QP || problem == FEINT_POISSON_KAPPA)
+    return feint_elem_qpts(element);
+  return 0;
+}
+static int phys_record(int problem) {
+  return problem == FEINT_ELASTICITY_QP ? FEINT_LAME_RECORD
+         : problem == FEINT_POISSON_KAPPA ? FEINT_KAPPA_RECORD
+                                          : 0;
+}
+
+/* 1 if the values at c[0], c[step] (kappa, or lambda and mu) are admissible. */
+static inline int phys_ok(int problem, const double *c, size_t step) {
+  if (problem == FEINT_POISSON_KAPPA) return c[0] > 0.0; /* NaN fails */
+  const double lambda = c[0], mu = c[step];
+  return mu >= 0.0 && lambda + 2.0 * mu / 3.0 > 0.0; /* NaN fails */
+}
+
 size_t feint_physics_scan(int element, int problem, int layout, size_t num_elem,
-                          const double *coeffs) {
-  if (problem != FEINT_ELASTICITY) return SIZE_MAX;
+                          const double *coeffs, char *what, size_t what_len) {
+  const int np = phys_points(element, problem), rec = phys_record(problem);
+  if (np == 0) return SIZE_MAX;
   const size_t n = (size_t)feint_problem_coeffs(element, problem), B = FEINT_BLOCK_LEN;
   const int blocked = layout == FEINT_LAYOUT_BLOCKED;
+  const size_t step = blocked ? B : 1;
   size_t bad = SIZE_MAX;
-#pragma omp parallel for simd schedule(static) reduction(min : bad)
+#pragma omp parallel for schedule(static) reduction(min : bad)
   for (size_t e = 0; e < num_elem; e++) {
     const double *c = blocked ? coeffs + (e / B) * B * n + e % B : coeffs + e * n;
-    const double lambda = c[0], mu = c[blocked ? B : 1];
-    const int ok = mu >= 0.0 && lambda + 2.0 * mu / 3.0 > 0.0; /* NaN fails */
+    int ok = 1;
+    for (int q = 0; q < np; q++) ok &= phys_ok(problem, c + (size_t)(rec * q) * step, step);
     const size_t cand = ok ? SIZE_MAX : e;
     bad = cand < bad ? cand : bad;
+  }
+  if (bad != SIZE_MAX && what != NULL && what_len > 0) {
+    const size_t e = bad;
+    const double *c = blocked ? coeffs + (e / B) * B * n + e % B : coeffs + e * n;
+    int q = 0;
+    while (q < np - 1 && phys_ok(problem, c + (size_t)(rec * q) * step, step)) q++;
+    const double *r = c + (size_t)(rec * q) * step;
+    if (problem == FEINT_POISSON_KAPPA)
+      snprintf(what, what_len, "quadrature point %d: kappa = %g; poisson_kappa needs kappa > 0", q,
+               r[0]);
+    else if (problem == FEINT_ELASTICITY_QP)
+      snprintf(what, what_len,
+               "quadrature point %d: lambda = %g, mu = %g; elasticity_qp needs mu >= 0 and "
+               "lambda + 2 mu / 3 > 0 at every point",
+               q, r[0], r[step]);
+    else
+      snprintf(what, what_len,
+               "lambda = %g, mu = %g; elasticity needs mu >= 0 and lambda + 2 mu / 3 > 0", r[0],
+               r[step]);
   }
   return bad;
 }

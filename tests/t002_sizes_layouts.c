@@ -1,4 +1,4 @@
-/* t002_sizes_layouts: array sizes (Table 3 of the paper), natural and blocked array lengths, the blocked index formula and bitwise layout round trips, variant and name introspection. */
+/* t002_sizes_layouts: array sizes (Table 3 of the paper, and the same pattern for the variable-coefficient cases), natural, blocked and packed array lengths, the blocked index formula and bitwise layout round trips, variant and name introspection. */
 #include <stdlib.h>
 
 #include "test_util.h"
@@ -34,6 +34,73 @@ static void check_table3(void) {
           feint_element_name(table3[c].element), feint_problem_name(table3[c].problem), total,
           table3[c].total);
   }
+}
+
+/* The variable-coefficient cases follow Table 3's pattern: geometry 3 N_S,
+ * coefficients one record per quadrature point (poisson_kappa (kappa, f):
+ * 2 N_Q; elasticity_qp (lambda, mu, f_x, f_y, f_z): 5 N_Q), A (N_C N_S)^2,
+ * b N_C N_S. */
+static void check_table3_variable(void) {
+  static const struct {
+    feint_element element;
+    feint_problem problem;
+    size_t entries[FEINT_ARRAY_COUNT];
+  } rows[] = {
+      {FEINT_TET4, FEINT_POISSON_KAPPA, {12, 8, 16, 4}},
+      {FEINT_PRISM6, FEINT_POISSON_KAPPA, {18, 12, 36, 6}},
+      {FEINT_HEX8, FEINT_POISSON_KAPPA, {24, 16, 64, 8}},
+      {FEINT_TET4, FEINT_ELASTICITY_QP, {12, 20, 144, 12}},
+      {FEINT_PRISM6, FEINT_ELASTICITY_QP, {18, 30, 324, 18}},
+      {FEINT_HEX8, FEINT_ELASTICITY_QP, {24, 40, 576, 24}},
+      {FEINT_HEX8, FEINT_ELASTICITY, {24, 26, 576, 24}},
+  };
+  for (size_t c = 0; c < sizeof rows / sizeof rows[0]; c++)
+    for (int a = 0; a < FEINT_ARRAY_COUNT; a++) {
+      size_t entries = 0, len = 0;
+      CHECK_STATUS(feint_array_entries(rows[c].element, rows[c].problem, (feint_array)a, &entries),
+                   FEINT_SUCCESS, NULL);
+      CHECK(entries == rows[c].entries[a], "%s/%s array %d: %zu entries, expected %zu",
+            feint_element_name(rows[c].element), feint_problem_name(rows[c].problem), a, entries,
+            rows[c].entries[a]);
+      CHECK_STATUS(feint_array_len(rows[c].element, rows[c].problem, (feint_array)a,
+                                   FEINT_LAYOUT_BLOCKED, 9, &len),
+                   FEINT_SUCCESS, NULL);
+      CHECK(len == 16 * rows[c].entries[a], "%s/%s array %d: blocked len(9) = %zu",
+            feint_element_name(rows[c].element), feint_problem_name(rows[c].problem), a, len);
+    }
+}
+
+/* Packed: A_e N (N + 1) / 2 per element (hex8 elasticity 300), the other
+ * arrays natural; conv-diff refused; packed is no layout_convert layout. */
+static void check_packed_len(void) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++)
+      for (int a = 0; a < FEINT_ARRAY_COUNT; a++) {
+        size_t entries, len = 12345;
+        feint_array_entries((feint_element)el, (feint_problem)pb, (feint_array)a, &entries);
+        const feint_status st = feint_array_len((feint_element)el, (feint_problem)pb,
+                                                (feint_array)a, FEINT_LAYOUT_PACKED, 7, &len);
+        if (a == FEINT_ARRAY_A && pb == FEINT_CONVDIFF) {
+          CHECK(st == FEINT_ERR_UNSUPPORTED && len == 12345,
+                "packed len of conv-diff A_e: status %d, len %zu", (int)st, len);
+          continue;
+        }
+        size_t n = 0;
+        feint_array_entries((feint_element)el, (feint_problem)pb, FEINT_ARRAY_B, &n);
+        const size_t want = a == FEINT_ARRAY_A ? 7 * n * (n + 1) / 2 : 7 * entries;
+        CHECK(st == FEINT_SUCCESS && len == want, "%s/%s array %d: packed len(7) = %zu, want %zu",
+              feint_element_name((feint_element)el), feint_problem_name((feint_problem)pb), a, len,
+              want);
+      }
+  size_t len = 0;
+  feint_array_len(FEINT_HEX8, FEINT_ELASTICITY, FEINT_ARRAY_A, FEINT_LAYOUT_PACKED, 1, &len);
+  CHECK(len == 300, "hex8 elasticity packed A_e: %zu doubles, expected 300", len);
+  double src[4] = {1, 2, 3, 4}, dst[4] = {0};
+  CHECK_STATUS(feint_layout_convert(1, 4, FEINT_LAYOUT_PACKED, src, FEINT_LAYOUT_NATURAL, dst),
+               FEINT_ERR_UNSUPPORTED, "packed");
+  CHECK_STATUS(feint_layout_convert(1, 4, FEINT_LAYOUT_NATURAL, src, FEINT_LAYOUT_PACKED, dst),
+               FEINT_ERR_UNSUPPORTED, "packed");
+  CHECK(dst[0] == 0.0, "refused conversion wrote dst");
 }
 
 /* natural: num_elem * entries; blocked: whole blocks. */
@@ -216,10 +283,16 @@ static void check_names(void) {
       CHECK(names[w] == NULL || strcmp(names[w], vi.name) != 0,
             "variants %d and %d share the name %s", w, v, vi.name);
   }
-  static const char *element_names[] = {"tet4", "prism6"};
-  static const char *problem_names[] = {"poisson", "convdiff"};
-  static const char *layout_names[] = {"natural", "blocked"};
-  for (int k = 0; k < 2; k++) {
+  static const char *element_names[] = {"tet4", "prism6", "hex8"};
+  static const char *problem_names[] = {"poisson", "convdiff", "elasticity", "poisson_kappa",
+                                        "elasticity_qp"};
+  static const char *layout_names[] = {"natural", "blocked", "packed"};
+  for (int k = 0; k < FEINT_PROBLEM_COUNT; k++) {
+    const char *p = feint_problem_name((feint_problem)k);
+    CHECK(p && strcmp(p, problem_names[k]) == 0, "feint_problem_name(%d) = %s", k, p ? p : "NULL");
+  }
+  CHECK(feint_problem_name(FEINT_PROBLEM_COUNT) == NULL, "feint_problem_name(count) != NULL");
+  for (int k = 0; k < 3; k++) {
     const char *e = feint_element_name((feint_element)k), *p = feint_problem_name((feint_problem)k);
     const char *l = feint_layout_name((feint_layout)k);
     CHECK(e && strcmp(e, element_names[k]) == 0, "feint_element_name(%d) = %s", k, e ? e : "NULL");
@@ -230,6 +303,8 @@ static void check_names(void) {
 
 int main(void) {
   check_table3();
+  check_table3_variable();
+  check_packed_len();
   check_array_len();
   check_round_trip();
   check_mesh_layouts();

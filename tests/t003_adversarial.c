@@ -99,7 +99,7 @@ static void check_scale(const kase *k, double f, int p, size_t odd) {
     }
   }
   const double tol = 2.0 * ((double)(k->el == FEINT_TET4 ? 4 : 6) * (k->pb == FEINT_POISSON ? 3 : 16) + 16.0) * DBL_EPSILON;
-  for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
+  for (int l = 0; l <= FEINT_LAYOUT_BLOCKED; l++) { /* input = output layout */
     to_layout(k->ng, (feint_layout)l, geo_nat, geo);
     to_layout(k->nc, (feint_layout)l, coef_nat, coef);
     /* every variant on the host; qss_geo_generic also as a device call that

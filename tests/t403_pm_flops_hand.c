@@ -84,14 +84,26 @@ int main(void) {
    * As written (QSS linear, per (q, r, s) the block update 63 + the
    *   accumulation 2 = 65, per (q, r) the load 3 x 3 = 9):
    *   51 + 4 x (1 + 6 + 16 x 65 + 4 x 9) = 51 + 4 x 1083 = 4383.
-   * Executed (one gradient point, symmetric entries merged): lambda vol,
-   *   mu vol 2; the 12 x 13 / 2 = 78 distinct products g_r[i] g_s[j]; per
-   *   node pair r <= s (10) g_r . g_s 5 and mu vol g_r.g_s 1: 60; per upper
-   *   entry (78) 2 scalings + 1 addition: 234; 3 diagonal additions per
-   *   pair: 30 -> 404; accumulation per point and upper entry 4 x 78 = 312;
-   *   load 4 x 12 x 3 = 144: 58 + 404 + 312 + 144 = 918. */
-  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 918, 4383,
+   * Executed (symmetric entries merged; elasticity runs on elasticity_qp's
+   *   kernel, lambda and mu read per point, so only what does not involve
+   *   them is shared by the 4 points): once, the 12 x 13 / 2 = 78 distinct
+   *   products g_r[i] g_s[j] and per node pair r <= s (10) g_r . g_s 5:
+   *   128; per point, lambda vol and mu vol 2, per pair mu vol g_r.g_s 1
+   *   and 3 diagonal additions (40), per upper entry (78) 2 scalings + 1
+   *   addition (234): 276 x 4 = 1104; accumulation per point and upper
+   *   entry 4 x 78 = 312; load 4 x 12 x 3 = 144:
+   *   58 + 128 + 1104 + 312 + 144 = 1746.  (elasticity_qp: the same.) */
+  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 1746, 4383,
          "tet4-elasticity qss_geo_linear");
+  expect(FEINT_TET4, FEINT_ELASTICITY_QP, FEINT_QSS_GEO_LINEAR, 1746, 4383,
+         "tet4-elasticity_qp qss_geo_linear");
+
+  /* tet4 poisson_kappa, qss_geo_linear: as Poisson, with the update
+   *   (vol kappa_q) (g_r . g_s): as written per (q, r, s) 1 + 5 + 2 = 8:
+   *   51 + 4 x (1 + 6 + 16 x 8 + 4 x 3) = 51 + 4 x 147 = 639.
+   * Executed: Poisson's 236 plus vol kappa_q once per point (4): 240. */
+  expect(FEINT_TET4, FEINT_POISSON_KAPPA, FEINT_QSS_GEO_LINEAR, 240, 639,
+         "tet4-poisson_kappa qss_geo_linear");
 
   /* flops_useful: the minimum over the six variants. */
   for (int e = 0; e < FEINT_ELEMENT_COUNT; e++)

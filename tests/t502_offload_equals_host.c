@@ -1,5 +1,5 @@
 /* t502_offload_equals_host: for every case x variant x input layout x output
- * layout, on >= 10,000 distinct perturbed elements (variant_fixture.h, as
+ * layout (packed for the symmetric problems), on >= 10,000 distinct perturbed elements (variant_fixture.h, as
  * t301_variants), feint_integrate with target DEVICE equals target HOST and
  * the serial reference within the round-off tolerance
  *   |x - x_ref| <= 2 (n_terms + 16) eps S
@@ -67,6 +67,7 @@ static void run_case(feint_element el, feint_problem pb) {
     const int m = fixture_mesh(&f, (feint_variant)v);
     for (int lin = 0; lin < FEINT_LAYOUT_COUNT; lin++)
       for (int lout = 0; lout < FEINT_LAYOUT_COUNT; lout++) {
+        if (!fixture_layouts_ok(&f, lin, lout)) continue;
         char what[160];
         feint_integrate_desc desc = {el, pb, (feint_variant)v, (feint_layout)lin,
                                      (feint_layout)lout, 0, FEINT_TARGET_HOST, 0};
@@ -74,8 +75,9 @@ static void run_case(feint_element el, feint_problem pb) {
         CHECK_STATUS(feint_integrate(&desc, f.num_elem, f.geo[m][lin], f.coef[lin], A_host,
                                      b_host),
                      FEINT_SUCCESS, NULL);
-        feint_layout_convert(f.num_elem, na, lout, A_host, FEINT_LAYOUT_NATURAL, A_hn);
-        feint_layout_convert(f.num_elem, nb, lout, b_host, FEINT_LAYOUT_NATURAL, b_hn);
+        fixture_to_natural(&f, (feint_layout)lout, A_host, b_host);
+        memcpy(A_hn, f.A_nat, f.num_elem * na * sizeof(double));
+        memcpy(b_hn, f.b_nat, f.num_elem * nb * sizeof(double));
         /* device target, host arrays */
         desc.target = FEINT_TARGET_DEVICE;
         desc.flags = g_mandatory ? 0 : FEINT_FLAG_ALLOW_HOST_FALLBACK;

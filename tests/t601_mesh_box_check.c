@@ -182,7 +182,7 @@ static void check_mesh_errors(void) {
   for (int i = 0; i < 24; i++) geo[i] = copy[i] = -1.0 - i;
   CHECK_STATUS(feint_mesh_gather_geometry(&m, FEINT_LAYOUT_NATURAL, NULL), FEINT_ERR_NULL_ARG,
                "geometry");
-  CHECK_STATUS(feint_mesh_gather_geometry(&m, (feint_layout)2, geo), FEINT_ERR_OUT_OF_RANGE,
+  CHECK_STATUS(feint_mesh_gather_geometry(&m, FEINT_LAYOUT_COUNT, geo), FEINT_ERR_OUT_OF_RANGE,
                "layout");
   m.conn = &conn[0][0];
   CHECK_STATUS(feint_mesh_gather_geometry(&m, FEINT_LAYOUT_NATURAL, geo), FEINT_ERR_DEGENERATE,

@@ -68,15 +68,23 @@ static inline void fixture_setup(fixture *f, feint_element el, feint_problem pb)
   feint_array_entries(el, pb, FEINT_ARRAY_B, &f->nb);
   /* terms per entry and point: Poisson 3, conv-diff 16, elasticity 5
    * (lambda term, mu term, 3 of mu g_r . g_s on the diagonal) */
-  f->n_terms = (double)f->ei.num_qpts * (pb == FEINT_POISSON ? 3 : pb == FEINT_CONVDIFF ? 16 : 5);
+  f->n_terms = (double)f->ei.num_qpts * (pb == FEINT_POISSON || pb == FEINT_POISSON_KAPPA ? 3
+                                          : pb == FEINT_CONVDIFF                       ? 16
+                                                                                       : 5);
 
   f->coef[FEINT_LAYOUT_NATURAL] = fixture_alloc(f->padded * f->nc);
   f->coef[FEINT_LAYOUT_BLOCKED] = fixture_alloc(f->padded * f->nc);
   test_rng rng = {0x5eed0000u + (unsigned)(2 * el + pb)};
-  for (size_t i = 0; i < f->num_elem * f->nc; i++)
+  for (size_t i = 0; i < f->num_elem * f->nc; i++) {
+    /* positive material coefficients: lambda, mu (per element or in each
+     * record of 5), kappa (in each record of 2); loads in [-1, 1] */
+    const size_t k = i % f->nc;
+    const int material = (pb == FEINT_ELASTICITY && k < 2) ||
+                         (pb == FEINT_ELASTICITY_QP && k % 5 < 2) ||
+                         (pb == FEINT_POISSON_KAPPA && k % 2 == 0);
     f->coef[FEINT_LAYOUT_NATURAL][i] =
-        pb == FEINT_ELASTICITY && i % f->nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0) /* lambda, mu */
-                                                : test_rng_uniform(&rng, -1.0, 1.0);
+        material ? test_rng_uniform(&rng, 0.1, 2.0) : test_rng_uniform(&rng, -1.0, 1.0);
+  }
   feint_layout_convert(f->num_elem, f->nc, FEINT_LAYOUT_NATURAL, f->coef[FEINT_LAYOUT_NATURAL],
                        FEINT_LAYOUT_BLOCKED, f->coef[FEINT_LAYOUT_BLOCKED]);
   for (int m = 0; m < 2; m++) {
@@ -110,6 +118,29 @@ static inline int fixture_mesh(const fixture *f, feint_variant v) {
   return vi.geo_linear && f->el != FEINT_TET4 ? 1 : 0;
 }
 
+/* 1 if the case can be run with these layouts (packed: output only, and
+ * only for symmetric problems). */
+static inline int fixture_layouts_ok(const fixture *f, int lin, int lout) {
+  return lin != FEINT_LAYOUT_PACKED && (lout != FEINT_LAYOUT_PACKED || f->pb != FEINT_CONVDIFF);
+}
+
+/* An output of layout lout in the natural layout (A_nat, b_nat); packed:
+ * A_nat[i][j] = A_nat[j][i] = packed (min(i,j), max(i,j)). */
+static inline void fixture_to_natural(fixture *f, feint_layout lout, const double *A,
+                                      const double *b) {
+  if (lout != FEINT_LAYOUT_PACKED) {
+    feint_layout_convert(f->num_elem, f->na, lout, A, FEINT_LAYOUT_NATURAL, f->A_nat);
+    feint_layout_convert(f->num_elem, f->nb, lout, b, FEINT_LAYOUT_NATURAL, f->b_nat);
+    return;
+  }
+  const size_t n = f->nb, np = n * (n + 1) / 2;
+  for (size_t e = 0; e < f->num_elem; e++)
+    for (size_t i = 0, p = 0; i < n; i++)
+      for (size_t j = i; j < n; j++, p++)
+        f->A_nat[e * f->na + i * n + j] = f->A_nat[e * f->na + j * n + i] = A[e * np + p];
+  memcpy(f->b_nat, b, f->num_elem * f->nb * sizeof(double));
+}
+
 /* Outputs (blocked size) filled with the sentinel before a call. */
 static inline void fixture_poison(const fixture *f, double *A, double *b) {
   for (size_t i = 0; i < f->padded * f->na; i++) A[i] = FIXTURE_SENTINEL;
@@ -133,8 +164,7 @@ static inline void fixture_check(fixture *f, const char *what, int m, feint_layo
         CHECK(b[base * f->nb + k * B + lane] == FIXTURE_SENTINEL,
               "%s: padding lane %zu of b_e was written", what, e);
     }
-  feint_layout_convert(f->num_elem, f->na, lout, A, FEINT_LAYOUT_NATURAL, f->A_nat);
-  feint_layout_convert(f->num_elem, f->nb, lout, b, FEINT_LAYOUT_NATURAL, f->b_nat);
+  fixture_to_natural(f, lout, A, b);
   const double scale = 2.0 * (f->n_terms + 16.0);
   int reported = 0;
   for (size_t i = 0; i < f->num_elem * (f->na + f->nb) && reported < 3; i++) {

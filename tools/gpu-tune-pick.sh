@@ -4,6 +4,8 @@
 # gpu/tuning/<GPU>.mk.
 # Usage: tools/gpu-tune-pick.sh GPU DIR      DIR holds one CSV per combination,
 #        named ts<TEAM_SIZE>-st<STAGE_INPUT>-sh<SHARED>.csv.
+# Cases: every element x problem of src/kernel/physics.h (FEINT_FOR_EACH_CASE),
+# in its order; a case name not in that list is ignored.
 # Score of a combination for a case: the lowest ns_min of its kernel rows
 # (device-resident data: variants without "+xfer") with status PASS, over all
 # variants and layouts; the best combination is the one with the lowest score.
@@ -33,15 +35,15 @@ END {
     printf "# GPU=%s, written by tools/gpu-tune-pick.sh from an exhaustive tuning run\n", gpu
     printf "# (make gpu-tune); score: lowest ns_min per element over variants and layouts.\n"
     printf "FEINT_GPU_TUNING_DEFS :="
-    split("TET4_POISSON TET4_CONVDIFF PRISM6_POISSON PRISM6_CONVDIFF", order, " ")
-    for (i = 1; i <= 4; i++) {
+    ncase = split("TET4_POISSON TET4_CONVDIFF PRISM6_POISSON PRISM6_CONVDIFF HEX8_POISSON HEX8_CONVDIFF TET4_ELASTICITY PRISM6_ELASTICITY HEX8_ELASTICITY TET4_POISSON_KAPPA PRISM6_POISSON_KAPPA HEX8_POISSON_KAPPA TET4_ELASTICITY_QP PRISM6_ELASTICITY_QP HEX8_ELASTICITY_QP", order, " ")
+    for (i = 1; i <= ncase; i++) {
         c = order[i]
         if (!(c in best)) continue
         printf " \\\n  -DFEINT_GPU_TEAM_SIZE_%s=%s -DFEINT_GPU_STAGE_INPUT_%s=%s", c, bts[c], c, bst[c]
         if (bsh[c] != 0) printf " -DFEINT_GPU_SHARED_%s=%s", c, bsh[c]
     }
     printf "\n"
-    for (i = 1; i <= 4; i++) {
+    for (i = 1; i <= ncase; i++) {
         c = order[i]
         if (c in best) printf "# %s: ts%s-st%s-sh%s %.4f ns/element on %s\n", c, bts[c], bst[c], bsh[c], best[c], bplat[c]
         else printf "# %s: no passing measurement; global defaults apply\n", c

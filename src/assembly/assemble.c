@@ -41,6 +41,11 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
   FEINT_CHECK_ENUM(d.variant, FEINT_VARIANT_COUNT, "desc->variant", "feint_variant");
   FEINT_CHECK_ENUM(d.layout_in, FEINT_LAYOUT_COUNT, "desc->layout_in", "feint_layout");
   FEINT_CHECK_ENUM(d.layout_out, FEINT_LAYOUT_COUNT, "desc->layout_out", "feint_layout");
+  FEINT_CHECK(d.layout_in != FEINT_LAYOUT_PACKED && d.layout_out != FEINT_LAYOUT_PACKED,
+              FEINT_ERR_UNSUPPORTED,
+              "desc->layout_%s = packed: the mesh paths take natural or blocked layouts (packed "
+              "output not yet)",
+              d.layout_in == FEINT_LAYOUT_PACKED ? "in" : "out");
   const unsigned known = FEINT_FLAG_TRUST_GEOMETRY | FEINT_FLAG_DEVICE_POINTERS |
                          FEINT_FLAG_ALLOW_HOST_FALLBACK;
   FEINT_CHECK((d.flags & ~known) == 0, FEINT_ERR_OUT_OF_RANGE,

@@ -150,6 +150,23 @@ FEINT_INLINE void feint_block_store(double *dst, const double *buf, int len, int
   for (int i = 0; i < len; i++) dst[i] = buf[i];
 }
 
+/* Entries of the packed upper triangle of an n x n matrix (row i holds
+ * columns i..n-1, rows one after another) and the packed index of (i, i). */
+FEINT_INLINE int feint_packed_entries(int n) { return n * (n + 1) / 2; }
+FEINT_INLINE int feint_packed_row(int n, int i) { return i * n - i * (i - 1) / 2; }
+
+/* Pack, in place, the blocked buffer of a block of n x n matrices (entry
+ * (i, j) of lane l at [(i n + j) B + l]) into their upper triangles in the
+ * same blocked order (packed entry p of lane l at [p B + l]).  Row i's part
+ * j >= i is contiguous in the buffer, (n - i) B doubles, and moves down to
+ * its packed place (never above where it was: the moves go in row order,
+ * each a memmove within L1). */
+FEINT_INLINE void feint_block_pack_upper(double *buf, int n) {
+  for (int i = 1; i < n; i++)
+    __builtin_memmove(buf + (size_t)feint_packed_row(n, i) * FEINT_B,
+                      buf + (size_t)(i * n + i) * FEINT_B, (size_t)(n - i) * FEINT_B * sizeof(double));
+}
+
 /* The chunk of block `blk` of an input array (elements blk * B ..
  * blk * B + nvalid - 1) in the blocked order: in place for a full blocked
  * chunk, else in buf (B * size doubles, 32-byte aligned), transposed from

@@ -14,7 +14,13 @@
  * every block in the blocked order whatever the caller's layout: natural
  * chunks are transposed through L1 buffers with contiguous loads and stores
  * (block_io.h), so the hot loop has no gathers or scatters, and outputs
- * leave with streaming stores.  Each case (element x problem) is a separate
+ * leave with streaming stores.  Elasticity with per-element lambda, mu runs
+ * on elasticity_qp's instantiation: its coefficient block is expanded to
+ * per-point records in L1 first (physics.h, FEINT_FOR_EACH_KERNEL_CASE).
+ * Packed output (symmetric problems): the
+ * block's matrices are compacted to their upper triangles inside the L1
+ * buffer (feint_block_pack_upper) and leave as natural rows of n(n+1)/2
+ * entries; b_e as natural.  Each case (element x problem) is a separate
  * instantiation with constant sizes, so every inner loop is fully unrolled.
  *
  * Offload builds (-DFEINT_OFFLOAD, make GPU=sm_XX) also get the device loop,
@@ -48,6 +54,8 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
                                                 const int pb) {
   const int ns = feint_elem_nodes(et), nd = feint_problem_dofs(et, pb);
   const int geo_size = 3 * ns, coef_size = feint_problem_coeffs(et, pb);
+  /* elasticity (lambda, mu per element) on elasticity_qp's loop */
+  const int expand = pb == FEINT_ELASTICITY_QP && ka->problem == FEINT_ELASTICITY;
   const size_t num_elem = ka->num_elem;
   const size_t num_blk = (num_elem + FEINT_B - 1) / FEINT_B;
   const int stream = feint_stream_aligned(ka->A) && feint_stream_aligned(ka->b);
@@ -61,11 +69,29 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     double b_buf[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
     double tmp_buf[FEINT_MAX_ENTRIES * FEINT_B] __attribute__((aligned(64)));
     const double *geo = feint_block_in(lin, ka->geometry, geo_size, blk, nvalid, geo_buf, tmp_buf);
-    const double *coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf, tmp_buf);
+    const double *coef;
+    if (expand) {
+      double lame_buf[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
+      const double *c = feint_block_in(lin, ka->coeffs, feint_problem_coeffs(et, FEINT_ELASTICITY),
+                                       blk, nvalid, lame_buf, tmp_buf);
+      FEINT_OMP(simd)
+      for (int lane = 0; lane < FEINT_B; lane++)
+        feint_expand_lame(et, c + lane, FEINT_B, coef_buf + lane, FEINT_B);
+      coef = coef_buf;
+    } else {
+      coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf, tmp_buf);
+    }
     FEINT_OMP(simd)
     for (int lane = 0; lane < FEINT_B; lane++)
       FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A_buf + lane, b_buf + lane, FEINT_B);
-    feint_block_out(lout, ka->A, nd * nd, blk, nvalid, A_buf, tmp_buf, stream);
+    if (feint_problem_symmetric(pb) && lout == FEINT_LAYOUT_PACKED) {
+      /* the upper triangles, compacted in L1, then out as natural rows */
+      feint_block_pack_upper(A_buf, nd);
+      feint_block_out(FEINT_LAYOUT_NATURAL, ka->A, feint_packed_entries(nd), blk, nvalid, A_buf,
+                      tmp_buf, stream);
+    } else {
+      feint_block_out(lout, ka->A, nd * nd, blk, nvalid, A_buf, tmp_buf, stream);
+    }
     feint_block_out(lout, ka->b, nd, blk, nvalid, b_buf, tmp_buf, stream);
   }
 }
@@ -74,11 +100,11 @@ void FEINT_VFN(feint_variant_, _host)(const feint_kernel_args *ka) {
   FEINT_OMP(parallel)
   {
     /* literal arguments: one fully specialised loop nest per case */
-#define FEINT_HOST_CASE(ET, PB)                                   \
-  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB)     \
-    FEINT_VFN(feint_case_, _host)(ka, FEINT_##ET, FEINT_##PB);    \
+#define FEINT_HOST_CASE(ET, PB)                                                      \
+  if (ka->element == FEINT_##ET && FEINT_KERNEL_PROBLEM(ka->problem) == FEINT_##PB) \
+    FEINT_VFN(feint_case_, _host)(ka, FEINT_##ET, FEINT_##PB);                       \
   else
-    FEINT_FOR_EACH_CASE(FEINT_HOST_CASE) {}
+    FEINT_FOR_EACH_KERNEL_CASE(FEINT_HOST_CASE) {}
 #undef FEINT_HOST_CASE
   }
 }

@@ -50,34 +50,85 @@
 
 #include "kernel/gpu_tuning.h"
 
-/* Element e of a case: offsets and strides of its entries in each layout. */
-FEINT_INLINE void FEINT_VFN(feint_elem_, _device)(const int et, const int pb, const size_t e,
-                                                  const int lin, const int lout,
+/* Packed output (symmetric problems): the element's A^e goes to a local
+ * n x n array (stride 1, the stride of packed b_e as well), then its upper
+ * triangle, row by row, to the element's n(n+1)/2 entries.  One call of the
+ * variant serves every layout (its A pointer is the local array or global
+ * memory), so the packed path adds no second copy of the element code; the
+ * price is a per-thread stack array of FEINT_MAX_DOFS^2 doubles in the
+ * symmetric cases' kernels (touched only with packed output; on a GPU it
+ * is local memory, not measured yet: no GPU in the session that wrote it). */
+FEINT_INLINE void FEINT_VFN(feint_pack_out_, _device)(const int nd, const double *Aloc,
+                                                      double *Ap) {
+  FEINT_UNROLL
+  for (int i = 0; i < nd; i++)
+    FEINT_UNROLL
+    for (int j = i; j < nd; j++) Ap[feint_packed_row(nd, i) + j - i] = Aloc[i * nd + j];
+}
+
+/* Elasticity (lambda, mu per element) on elasticity_qp's kernel: the
+ * element's geometry and coefficients are copied to per-thread arrays, the
+ * coefficients expanded to per-point records (feint_expand_lame), and the
+ * variant reads those (stride 1).  Like A^e of packed output, the variant
+ * is called once, through selected pointers, so this adds no copy of the
+ * element code; for the other kernels `expand` is a constant 0 and the
+ * arrays vanish. */
+FEINT_INLINE int FEINT_VFN(feint_expand_, _device)(const int pb, const int problem) {
+  return pb == FEINT_ELASTICITY_QP && problem == FEINT_ELASTICITY;
+}
+
+/* Element e of a case: offsets and strides of its entries in each layout.
+ * pb: the kernel case's problem; problem: the caller's (ka->problem). */
+FEINT_INLINE void FEINT_VFN(feint_elem_, _device)(const int et, const int pb, const int problem,
+                                                  const size_t e, const int lin, const int lout,
                                                   const double *geo, const double *coef,
                                                   double *A, double *b) {
   const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et), nd = (size_t)feint_problem_dofs(et, pb);
-  const size_t gs = 3 * ns, cs = (size_t)feint_problem_coeffs(et, pb), as = nd * nd;
+  const int expand = FEINT_VFN(feint_expand_, _device)(pb, problem);
+  const size_t gs = 3 * ns, as = nd * nd;
+  const size_t cs = (size_t)feint_problem_coeffs(et, expand ? FEINT_ELASTICITY : pb);
   const int blk_in = lin == FEINT_LAYOUT_BLOCKED, blk_out = lout == FEINT_LAYOUT_BLOCKED;
+  const int packed = feint_problem_symmetric(pb) && lout == FEINT_LAYOUT_PACKED;
   const size_t lane = e % B, base = e - lane; /* first element of e's block */
   const double *g = blk_in ? geo + base * gs + lane : geo + e * gs;
   const double *c = blk_in ? coef + base * cs + lane : coef + e * cs;
-  double *a = blk_out ? A + base * as + lane : A + e * as;
+  int in_stride = blk_in ? FEINT_B : 1;
+  double gx[3 * FEINT_MAX_NODES], cx[FEINT_MAX_COEFFS];
+  if (expand) {
+    FEINT_UNROLL
+    for (size_t k = 0; k < gs; k++) gx[k] = g[k * (size_t)in_stride];
+    feint_expand_lame(et, c, in_stride, cx, 1);
+  }
+  const double *gp = expand ? gx : g, *cp = expand ? cx : c;
+  in_stride = expand ? 1 : in_stride;
+  double Aloc[FEINT_MAX_DOFS * FEINT_MAX_DOFS]; /* dropped when never used (conv-diff) */
+  double *a = packed ? Aloc : blk_out ? A + base * as + lane : A + e * as;
   double *bb = blk_out ? b + base * nd + lane : b + e * nd;
-  FEINT_ELEMENT_FN(et, pb, g, c, blk_in ? FEINT_B : 1, a, bb, blk_out ? FEINT_B : 1);
+  FEINT_ELEMENT_FN(et, pb, gp, cp, in_stride, a, bb, blk_out ? FEINT_B : 1);
+  if (packed)
+    FEINT_VFN(feint_pack_out_, _device)((int)nd, Aloc, A + e * (size_t)feint_packed_entries((int)nd));
 }
 
 /* Element e0 + t of a staged chunk: inputs from the team-shared buffer
  * (natural order, as in global memory), outputs straight to global memory. */
 FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int pb,
-                                                         const size_t e, const int lout,
-                                                         const double *g, const double *c,
-                                                         double *A, double *b) {
+                                                         const int problem, const size_t e,
+                                                         const int lout, const double *g,
+                                                         const double *c, double *A, double *b) {
   const size_t B = FEINT_B, nd = (size_t)feint_problem_dofs(et, pb), as = nd * nd;
+  const int expand = FEINT_VFN(feint_expand_, _device)(pb, problem);
   const int blk_out = lout == FEINT_LAYOUT_BLOCKED;
+  const int packed = feint_problem_symmetric(pb) && lout == FEINT_LAYOUT_PACKED;
   const size_t lane = e % B, base = e - lane;
-  double *a = blk_out ? A + base * as + lane : A + e * as;
+  double cx[FEINT_MAX_COEFFS];
+  if (expand) feint_expand_lame(et, c, 1, cx, 1);
+  const double *cp = expand ? cx : c;
+  double Aloc[FEINT_MAX_DOFS * FEINT_MAX_DOFS]; /* dropped when never used (conv-diff) */
+  double *a = packed ? Aloc : blk_out ? A + base * as + lane : A + e * as;
   double *bb = blk_out ? b + base * nd + lane : b + e * nd;
-  FEINT_ELEMENT_FN(et, pb, g, c, 1, a, bb, blk_out ? FEINT_B : 1);
+  FEINT_ELEMENT_FN(et, pb, g, cp, 1, a, bb, blk_out ? FEINT_B : 1);
+  if (packed)
+    FEINT_VFN(feint_pack_out_, _device)((int)nd, Aloc, A + e * (size_t)feint_packed_entries((int)nd));
 }
 
 #if defined(__NVPTX__)
@@ -101,7 +152,8 @@ FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int
                  num_teams(nt_) thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                    \
                  is_device_ptr(geo, coef, A, b))                                                 \
     for (size_t e = 0; e < n; e++)                                                               \
-      FEINT_VFN(feint_elem_, _device)(FEINT_##ET, FEINT_##PB, e, lin, lout, geo, coef, A, b);    \
+      FEINT_VFN(feint_elem_, _device)(FEINT_##ET, FEINT_##PB, problem, e, lin, lout, geo, coef,  \
+                                      A, b);                                                     \
   } while (0)
 
 /* One case with natural-layout input staged through team-shared memory:
@@ -126,7 +178,7 @@ FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int
       FEINT_PRAGMA(omp parallel num_threads(nthr_))                                              \
       {                                                                                          \
         const size_t gs = 3 * (size_t)feint_elem_nodes(FEINT_##ET);                              \
-        const size_t cs = (size_t)feint_problem_coeffs(FEINT_##ET, FEINT_##PB);                  \
+        const size_t cs = (size_t)feint_problem_coeffs(FEINT_##ET, problem);                     \
         const size_t t = (size_t)omp_get_thread_num(), nthr = (size_t)omp_get_num_threads();     \
         const size_t teams = (size_t)omp_get_num_teams();                                        \
         double *sg = stage, *sc = stage + nthr * gs;                                             \
@@ -136,8 +188,8 @@ FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int
           for (size_t i = t; i < cnt * cs; i += nthr) sc[i] = coef[e0 * cs + i];                 \
           FEINT_PRAGMA(omp barrier)                                                              \
           if (t < cnt)                                                                           \
-            FEINT_VFN(feint_staged_elem_, _device)(FEINT_##ET, FEINT_##PB, e0 + t, lout,         \
-                                                   sg + t * gs, sc + t * cs, A, b);              \
+            FEINT_VFN(feint_staged_elem_, _device)(FEINT_##ET, FEINT_##PB, problem, e0 + t,      \
+                                                   lout, sg + t * gs, sc + t * cs, A, b);        \
           FEINT_PRAGMA(omp barrier)                                                              \
         }                                                                                        \
       }                                                                                          \
@@ -163,13 +215,13 @@ void FEINT_VFN(feint_variant_, _device)(const feint_kernel_args *ka, int device,
   const double *geo = ka->geometry, *coef = ka->coeffs;
   double *A = ka->A, *b = ka->b;
   const size_t n = ka->num_elem;
-  const int lin = ka->layout_in, lout = ka->layout_out;
+  const int lin = ka->layout_in, lout = ka->layout_out, problem = ka->problem;
   int fallback_teams = omp_get_num_procs() / FEINT_FALLBACK_THREADS;
   if (fallback_teams < 1) fallback_teams = 1;
-#define FEINT_DEVICE_CASE_IF(ET, PB)                          \
-  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB) \
-    FEINT_DEVICE_CASE(ET, PB);                                \
+#define FEINT_DEVICE_CASE_IF(ET, PB)                                                 \
+  if (ka->element == FEINT_##ET && FEINT_KERNEL_PROBLEM(ka->problem) == FEINT_##PB) \
+    FEINT_DEVICE_CASE(ET, PB);                                                       \
   else
-  FEINT_FOR_EACH_CASE(FEINT_DEVICE_CASE_IF) {}
+  FEINT_FOR_EACH_KERNEL_CASE(FEINT_DEVICE_CASE_IF) {}
 #undef FEINT_DEVICE_CASE_IF
 }

@@ -22,6 +22,16 @@
  * each quadrature point: [lambda, mu, f_0x, f_0y, f_0z, f_1x, ...]
  * (2 + 3 N_Q doubles).
  *
+ * Variable coefficients (heterogeneous media), one record per quadrature
+ * point q, in the order of the element's quadrature points:
+ *   poisson_kappa  -div(kappa grad u) = f: record (kappa_q, f_q), 2 N_Q
+ *                  doubles; A^e[r][s] += (vol kappa_q) g_r . g_s,
+ *                  b^e[r] += vol f_q phi_r.
+ *   elasticity_qp  Lame lambda_q, mu_q and body force f_q at every point:
+ *                  record (lambda_q, mu_q, f_qx, f_qy, f_qz), 5 N_Q doubles;
+ *                  the update above with lambda_q, mu_q.
+ * Both are read in place (feint_coef_at), like elasticity's.
+ *
  * The variants call feint_update_block / feint_update_load, which add the
  * N_C x N_C block of (r, s) and the N_C entries of r; for the scalar
  * problems they are the one-entry updates vol * feint_update_A / _b.
@@ -33,36 +43,65 @@
 
 FEINT_DECLARE_TARGET_BEGIN
 
-/* Every case (element x problem) feint compiles, as X(ELEMENT, PROBLEM) with
- * the enum names less their FEINT_ prefix; the drivers expand it into one
- * fully specialised instantiation per case. */
+/* Every case (element x problem) feint integrates, as X(ELEMENT, PROBLEM)
+ * with the enum names less their FEINT_ prefix (per-case code outside the
+ * element loops, e.g. rescale.c). */
 #define FEINT_FOR_EACH_CASE(X)                                               \
   X(TET4, POISSON) X(TET4, CONVDIFF) X(PRISM6, POISSON) X(PRISM6, CONVDIFF) \
   X(HEX8, POISSON) X(HEX8, CONVDIFF) X(TET4, ELASTICITY) X(PRISM6, ELASTICITY)  \
-  X(HEX8, ELASTICITY)
+  X(HEX8, ELASTICITY) X(TET4, POISSON_KAPPA) X(PRISM6, POISSON_KAPPA)           \
+  X(HEX8, POISSON_KAPPA) X(TET4, ELASTICITY_QP) X(PRISM6, ELASTICITY_QP)        \
+  X(HEX8, ELASTICITY_QP)
+
+/* The kernel instantiations: the drivers expand this into one fully
+ * specialised element loop per entry.  Elasticity with lambda, mu per
+ * element has none of its own: it runs on elasticity_qp's loop, the driver
+ * giving every quadrature point the element's lambda, mu (feint_expand_lame,
+ * in L1 or registers), so the costliest kernels (24 x 24 blocks on hex8)
+ * are compiled once, not twice. */
+#define FEINT_FOR_EACH_KERNEL_CASE(X)                                        \
+  X(TET4, POISSON) X(TET4, CONVDIFF) X(PRISM6, POISSON) X(PRISM6, CONVDIFF) \
+  X(HEX8, POISSON) X(HEX8, CONVDIFF) X(TET4, POISSON_KAPPA)                 \
+  X(PRISM6, POISSON_KAPPA) X(HEX8, POISSON_KAPPA) X(TET4, ELASTICITY_QP)    \
+  X(PRISM6, ELASTICITY_QP) X(HEX8, ELASTICITY_QP)
+
+/* The kernel case that integrates problem pb. */
+#define FEINT_KERNEL_PROBLEM(pb) ((pb) == FEINT_ELASTICITY ? FEINT_ELASTICITY_QP : (pb))
 
 /* Coefficient doubles per element: Poisson one f per quadrature point,
- * conv-diff 16 c^{ij} + 4 d^i. */
+ * conv-diff 16 c^{ij} + 4 d^i, elasticity 2 + 3 N_Q, poisson_kappa 2 N_Q,
+ * elasticity_qp 5 N_Q (records above). */
 #define FEINT_CONVDIFF_COEFFS 20
-#define FEINT_MAX_COEFFS (2 + 3 * FEINT_MAX_QPTS)
+#define FEINT_KAPPA_RECORD 2
+#define FEINT_LAME_RECORD 5
+#define FEINT_MAX_COEFFS (FEINT_LAME_RECORD * FEINT_MAX_QPTS)
 FEINT_INLINE int feint_problem_coeffs(int et, int pb) {
-  return pb == FEINT_POISSON      ? feint_elem_qpts(et)
-         : pb == FEINT_ELASTICITY ? 2 + 3 * feint_elem_qpts(et)
-                                  : FEINT_CONVDIFF_COEFFS;
+  return pb == FEINT_POISSON         ? feint_elem_qpts(et)
+         : pb == FEINT_ELASTICITY    ? 2 + 3 * feint_elem_qpts(et)
+         : pb == FEINT_POISSON_KAPPA ? FEINT_KAPPA_RECORD * feint_elem_qpts(et)
+         : pb == FEINT_ELASTICITY_QP ? FEINT_LAME_RECORD * feint_elem_qpts(et)
+                                     : FEINT_CONVDIFF_COEFFS;
 }
+
+/* 1 for the vector (3 components per node) problems. */
+FEINT_INLINE int feint_problem_elastic(int pb) {
+  return pb == FEINT_ELASTICITY || pb == FEINT_ELASTICITY_QP;
+}
+/* 1 if A^e is symmetric (every problem but conv-diff): packed output. */
+FEINT_INLINE int feint_problem_symmetric(int pb) { return pb != FEINT_CONVDIFF; }
 
 /* Components per node (N_C) and dofs per element (N_C N_S); the sizes of
  * A^e (dofs^2) and b^e (dofs). */
 #define FEINT_MAX_COMPS 3
 #define FEINT_MAX_DOFS (FEINT_MAX_COMPS * FEINT_MAX_NODES)
-FEINT_INLINE int feint_problem_comps(int pb) { return pb == FEINT_ELASTICITY ? 3 : 1; }
+FEINT_INLINE int feint_problem_comps(int pb) { return feint_problem_elastic(pb) ? 3 : 1; }
 FEINT_INLINE int feint_problem_dofs(int et, int pb) {
   return feint_problem_comps(pb) * feint_elem_nodes(et);
 }
 
-/* The coefficients of one element.  Scalar problems copy them into v[]
- * (v[k] = src[k * stride]); elasticity reads them from src where they are
- * used (its copy into a local array was not promoted to registers in the
+/* The coefficients of one element.  Poisson and conv-diff copy them into
+ * v[] (v[k] = src[k * stride]); elasticity, elasticity_qp and poisson_kappa
+ * read them from src where they are used (its copy into a local array was not promoted to registers in the
  * QSS loop nests, and clang then vectorised the omp simd lane loop with the
  * array shared by the lanes: every lane saw the last lane's body force). */
 typedef struct {
@@ -75,12 +114,26 @@ FEINT_INLINE void feint_load_coeffs(int et, int pb, const double *src, int strid
                                     feint_coefs *coef) {
   coef->src = src;
   coef->stride = stride;
-  if (pb == FEINT_ELASTICITY) return;
+  if (pb != FEINT_POISSON && pb != FEINT_CONVDIFF) return;
   FEINT_UNROLL
   for (int k = 0; k < feint_problem_coeffs(et, pb); k++) coef->v[k] = src[k * stride];
 }
 
-/* Coefficient k of an elasticity element. */
+/* Elasticity's coefficients [lambda, mu, f_0 (3), f_1 (3), ...] of element
+ * `lane` (entry k at c[k * stride]) as elasticity_qp records (lambda, mu,
+ * f_q) at cx[k * xstride] for every point q. */
+FEINT_INLINE void feint_expand_lame(int et, const double *c, int stride, double *cx, int xstride) {
+  FEINT_UNROLL
+  for (int q = 0; q < feint_elem_qpts(et); q++) {
+    cx[FEINT_LAME_RECORD * q * xstride] = c[0];
+    cx[(FEINT_LAME_RECORD * q + 1) * xstride] = c[stride];
+    FEINT_UNROLL
+    for (int i = 0; i < 3; i++)
+      cx[(FEINT_LAME_RECORD * q + 2 + i) * xstride] = c[(2 + 3 * q + i) * stride];
+  }
+}
+
+/* Coefficient k of an element read in place. */
 FEINT_INLINE double feint_coef_at(const feint_coefs *coef, int k) {
   return coef->src[k * coef->stride];
 }
@@ -117,16 +170,24 @@ FEINT_INLINE double feint_update_b(int pb, int q, const double coef[FEINT_MAX_CO
  * g_s[j] and the 9 g_r[j] g_s[i] (18 mul, merged with those of block (s, r)
  * by the compiler: the same products), g_r . g_s (5), lambda vol and mu vol
  * (2, once per point), mu vol g_r.g_s (1), per entry 2 mul + 2 add (36) and
- * 3 diagonal additions: 18 + 5 + 1 + 36 + 3 = 63 flops as written. */
+ * 3 diagonal additions: 18 + 5 + 1 + 36 + 3 = 63 flops as written
+ * (elasticity_qp the same, lambda_q and mu_q read per point).
+ * poisson_kappa: vol kappa_q (1, once per point), g_r . g_s (5), 1 mul +
+ * 1 add: 7 flops per entry as written. */
 FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
                                      double vol, const double psi_r[4], const double psi_s[4],
                                      double *Ars, int ld) {
-  if (pb != FEINT_ELASTICITY) {
+  if (pb == FEINT_POISSON_KAPPA) {
+    const double kv = vol * feint_coef_at(coef, FEINT_KAPPA_RECORD * q);
+    Ars[0] += kv * (psi_r[1] * psi_s[1] + psi_r[2] * psi_s[2] + psi_r[3] * psi_s[3]);
+    return;
+  }
+  if (!feint_problem_elastic(pb)) {
     Ars[0] += vol * feint_update_A(pb, coef->v, psi_r, psi_s);
     return;
   }
-  (void)q;
-  const double lv = feint_coef_at(coef, 0) * vol, mv = feint_coef_at(coef, 1) * vol;
+  const int lam = pb == FEINT_ELASTICITY_QP ? FEINT_LAME_RECORD * q : 0; /* lambda's index */
+  const double lv = feint_coef_at(coef, lam) * vol, mv = feint_coef_at(coef, lam + 1) * vol;
   const double gg = psi_r[1] * psi_s[1] + psi_r[2] * psi_s[2] + psi_r[3] * psi_s[3];
   const double mgg = mv * gg;
   FEINT_UNROLL
@@ -142,12 +203,17 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
  * Elasticity: vol f_{q,i} phi_r: 2 mul + 1 add per component. */
 FEINT_INLINE void feint_update_load(int pb, int q, const feint_coefs *coef,
                                     double vol, const double psi_r[4], double *br) {
-  if (pb != FEINT_ELASTICITY) {
+  if (pb == FEINT_POISSON_KAPPA) {
+    br[0] += vol * (feint_coef_at(coef, FEINT_KAPPA_RECORD * q + 1) * psi_r[0]);
+    return;
+  }
+  if (!feint_problem_elastic(pb)) {
     br[0] += vol * feint_update_b(pb, q, coef->v, psi_r);
     return;
   }
+  const int f0 = pb == FEINT_ELASTICITY_QP ? FEINT_LAME_RECORD * q + 2 : 2 + 3 * q; /* f_qx */
   FEINT_UNROLL
-  for (int i = 0; i < 3; i++) br[i] += vol * (feint_coef_at(coef, 2 + 3 * q + i) * psi_r[0]);
+  for (int i = 0; i < 3; i++) br[i] += vol * (feint_coef_at(coef, f0 + i) * psi_r[0]);
 }
 
 FEINT_DECLARE_TARGET_END
