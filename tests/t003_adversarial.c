@@ -1,4 +1,4 @@
-/* t003_adversarial: the hostile-input suite of the library API (issue 11): finite in, finite out at every scale from 1e-300 to 1e300, NaN/Inf/subnormal/flat geometry, huge and non-finite coefficients, sizes that overflow, padding lanes, the mesh generator's amplitude bound, num_elem = 0 and feint_last_execution, platform files with NUL bytes - each asserting status, message and untouched outputs. */
+/* t003_adversarial: the hostile-input suite of the library API (issue 11): finite in, finite out at every scale from 1e-300 to 1e300, NaN/Inf/subnormal/flat geometry, huge and non-finite coefficients, sizes that overflow, padding lanes, the mesh generator's amplitude bound, num_elem = 0 and feint_last_execution, platform files with NUL bytes - each asserting status, message and untouched outputs; every element (tet4, prism6, hex8) and problem (Poisson, conv-diff, elasticity, poisson_kappa, elasticity_qp) in the scale, coefficient and padding suites. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdlib.h>
@@ -8,12 +8,22 @@
 #include "test_util.h"
 
 #define NE 11          /* elements per batch: a partial last block */
-#define MAXG (NE * 18) /* geometry doubles (natural) */
+#define MAXG (NE * 24) /* geometry doubles (natural) */
+#define MAXC 40        /* coefficient doubles per element (hex8 elasticity_qp) */
+#define MAXA 576       /* A_e doubles per element (hex8 elasticity) */
+#define MAXB 24        /* b_e doubles per element */
 #define SENT 0x5A      /* sentinel byte of untouched outputs */
 
 static const double unit_tet[4][3] = {{0.1, 0.0, 0.2}, {1.2, 0.3, 0.1}, {0.2, 0.9, 0.4}, {0.3, 0.2, 1.1}};
 static const double unit_prism[6][3] = {{0.0, 0.1, 0.0}, {1.1, 0.0, 0.1}, {0.1, 0.9, 0.0},
                                         {0.1, 0.2, 1.0}, {1.2, 0.1, 1.1}, {0.2, 1.0, 1.0}};
+/* a non-affine (not a parallelepiped) hexahedron, det J > 0 at every point */
+static const double unit_hex[8][3] = {{0.0, 0.1, 0.0}, {1.1, 0.0, 0.1}, {1.0, 1.2, 0.0},
+                                      {0.1, 0.9, 0.1}, {0.1, 0.2, 1.0}, {1.2, 0.1, 1.1},
+                                      {1.1, 1.0, 0.9}, {0.0, 1.1, 1.2}};
+static const double *unit_of(feint_element el) {
+  return el == FEINT_TET4 ? &unit_tet[0][0] : el == FEINT_PRISM6 ? &unit_prism[0][0] : &unit_hex[0][0];
+}
 
 typedef struct {
   feint_element el;
@@ -43,10 +53,18 @@ static void coeffs_of(const kase *k, size_t e, double *c) {
  * Poisson: f_q' = f_q 2^(2p).  Also the round-off scales. */
 static void scaled_reference(const kase *k, const double *x_unit, double f, int p, const double *c,
                              double *A, double *b, double *A_abs, double *b_abs) {
-  double xs[18], cs[20];
+  double xs[24], cs[MAXC];
   for (size_t i = 0; i < k->ng; i++) xs[i] = x_unit[i] * f;
+  /* loads f (Poisson, and the f of the others' records) scale like d_0:
+   * 2^(2p); kappa, lambda, mu multiply two derivatives: unscaled */
   if (k->pb == FEINT_POISSON)
     for (size_t q = 0; q < k->nc; q++) cs[q] = ldexp(c[q], 2 * p);
+  else if (k->pb == FEINT_ELASTICITY)
+    for (size_t i = 0; i < k->nc; i++) cs[i] = i < 2 ? c[i] : ldexp(c[i], 2 * p);
+  else if (k->pb == FEINT_POISSON_KAPPA)
+    for (size_t i = 0; i < k->nc; i++) cs[i] = i % 2 == 0 ? c[i] : ldexp(c[i], 2 * p);
+  else if (k->pb == FEINT_ELASTICITY_QP)
+    for (size_t i = 0; i < k->nc; i++) cs[i] = i % 5 < 2 ? c[i] : ldexp(c[i], 2 * p);
   else {
     for (int i = 0; i < 4; i++) {
       for (int j = 0; j < 4; j++) cs[4 * i + j] = ldexp(c[4 * i + j], p * (2 - (i > 0) - (j > 0)));
@@ -82,9 +100,10 @@ static size_t at(feint_layout l, size_t size, size_t e, size_t k) {
  * only where the exact result overflows, FEINT_ERR_NOT_FINITE naming the
  * element with the outputs untouched. */
 static void check_scale(const kase *k, double f, int p, size_t odd) {
-  const double *unit = k->el == FEINT_TET4 ? &unit_tet[0][0] : &unit_prism[0][0];
-  double geo_nat[MAXG], coef_nat[NE * 20], geo[16 * 18], coef[16 * 20];
-  double A[16 * 36], b[16 * 6], A_ref[NE][36], b_ref[NE][6], A_abs[NE][36], b_abs[NE][6];
+  const double *unit = unit_of(k->el);
+  double geo_nat[MAXG], coef_nat[NE * MAXC], geo[16 * 24], coef[16 * MAXC];
+  static double A[16 * MAXA], A_ref[NE][MAXA], A_abs[NE][MAXA]; /* 0.2 MB: not on the stack */
+  double b[16 * MAXB], b_ref[NE][MAXB], b_abs[NE][MAXB];
   int expect_overflow = 0, surely_finite = 1;
   for (size_t e = 0; e < NE; e++) {
     coeffs_of(k, e, coef_nat + e * k->nc);
@@ -98,7 +117,13 @@ static void check_scale(const kase *k, double f, int p, size_t odd) {
       surely_finite &= s < 0x1p1000;
     }
   }
-  const double tol = 2.0 * ((double)(k->el == FEINT_TET4 ? 4 : 6) * (k->pb == FEINT_POISSON ? 3 : 16) + 16.0) * DBL_EPSILON;
+  /* terms per entry and point: Poisson 3, conv-diff 16, elasticity 5 */
+  const double terms = k->pb == FEINT_POISSON || k->pb == FEINT_POISSON_KAPPA ? 3
+                       : k->pb == FEINT_CONVDIFF                             ? 16
+                                                                             : 5;
+  feint_element_info ei;
+  feint_element_get_info(k->el, &ei);
+  const double tol = 2.0 * ((double)ei.num_qpts * terms + 16.0) * DBL_EPSILON;
   for (int l = 0; l <= FEINT_LAYOUT_BLOCKED; l++) { /* input = output layout */
     to_layout(k->ng, (feint_layout)l, geo_nat, geo);
     to_layout(k->nc, (feint_layout)l, coef_nat, coef);
@@ -110,7 +135,7 @@ static void check_scale(const kase *k, double f, int p, size_t odd) {
       const feint_variant var = device ? FEINT_QSS_GEO_GENERIC : (feint_variant)v;
       feint_variant_info vi;
       feint_variant_get_info(var, &vi);
-      if (vi.geo_linear && k->el == FEINT_PRISM6) continue; /* unit_prism is not affine */
+      if (vi.geo_linear && k->el != FEINT_TET4) continue; /* unit_prism, unit_hex: not affine */
       const feint_integrate_desc d = {k->el, k->pb, var, (feint_layout)l, (feint_layout)l,
                                       device ? FEINT_FLAG_ALLOW_HOST_FALLBACK : 0u,
                                       device ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST, 0};
@@ -129,7 +154,7 @@ static void check_scale(const kase *k, double f, int p, size_t odd) {
               "%s: status %d (%s) although %s; message: %s", what, (int)st, feint_status_string(st),
               surely_finite ? "every exact entry is below 2^1000" : "(or the wrong element)",
               feint_last_error());
-        unsigned char sent[16 * 36 * 8];
+        static unsigned char sent[16 * MAXA * 8];
         memset(sent, SENT, sizeof sent);
         CHECK(memcmp(A, sent, sizeof A) == 0 && memcmp(b, sent, sizeof b) == 0,
               "%s: failed call wrote outputs", what);
@@ -171,10 +196,8 @@ static void check_scales(void) {
   static const int pows[] = {-1074, -1060, -1000, -700, -498, -400, -250, -201, -200, -199, -150,
                              -100,  -52,   -1,    0,    1,    52,   100,  150,  199,  200,  201,
                              250,   400,   498,   700,  1000};
-  /* tet4 and prism6 (the unit elements and buffers below); hex8 is not yet
-   * in this suite (its rescaling path is the same generic code) */
-  for (int el = 0; el <= FEINT_PRISM6; el++)
-    for (int pb = 0; pb <= FEINT_CONVDIFF; pb++) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++) {
       const kase k = kase_of(el, pb);
       for (size_t i = 0; i < sizeof pows / sizeof pows[0]; i++) {
         if (pows[i] < -1000) continue; /* the unit element would lose its shape */
@@ -198,8 +221,9 @@ static void check_scales(void) {
 static void expect_fail(const feint_integrate_desc *d, size_t n, const double *geo,
                         const double *coef, feint_status expect, const char *name,
                         const char *what) {
-  double A[16 * 36], b[16 * 6];
-  unsigned char sent[sizeof A];
+  static double A[16 * MAXA];
+  static unsigned char sent[sizeof A];
+  double b[16 * MAXB];
   memset(A, SENT, sizeof A);
   memset(b, SENT, sizeof b);
   memset(sent, SENT, sizeof sent);
@@ -214,18 +238,18 @@ static void expect_fail(const feint_integrate_desc *d, size_t n, const double *g
 /* 2. Non-finite, flat, inverted, sliver and subnormal geometry; huge and
  * non-finite coefficients; the degeneracy threshold is scale-invariant. */
 static void check_bad_geometry(void) {
-  /* tet4 and prism6 (the unit elements and buffers below); hex8 is not yet
-   * in this suite (its rescaling path is the same generic code) */
-  for (int el = 0; el <= FEINT_PRISM6; el++)
-    for (int pb = 0; pb <= FEINT_CONVDIFF; pb++) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++) {
       const kase k = kase_of(el, pb);
-      const double *unit = el == FEINT_TET4 ? &unit_tet[0][0] : &unit_prism[0][0];
-      double geo[MAXG], coef[NE * 20];
+      const double *unit = unit_of(k.el);
+      double geo[MAXG], coef[NE * MAXC];
+      static double A[16 * MAXA];
+      double b[16 * MAXB];
       for (size_t e = 0; e < NE; e++) coeffs_of(&k, e, coef + e * k.nc);
       for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
         feint_variant_info vi;
         feint_variant_get_info((feint_variant)v, &vi);
-        if (vi.geo_linear && el == FEINT_PRISM6) continue;
+        if (vi.geo_linear && el != FEINT_TET4) continue;
         const feint_integrate_desc d = {k.el, k.pb, (feint_variant)v, 0, 0, 0, 0, 0};
         static const int scales[] = {-1000, -498, -100, 0, 100, 498};
         for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++) {
@@ -243,9 +267,16 @@ static void check_bad_geometry(void) {
                 for (size_t i = 0; i < k.ng; i++) x[i] = x[i % 3];
                 what = "collapsed to a point";
                 break;
-              case 4: /* nodes 1 and 2 swapped (and 4, 5 for prisms): inverted */
+              case 4: /* nodes 1 and 2 swapped (and 4, 5 for prisms; hex: 1, 3 and
+                         5, 7, a reflection): inverted */
                 for (int a = 0; a < 3; a++) {
-                  double t = x[3 + a];
+                  double t;
+                  if (el == FEINT_HEX8) {
+                    t = x[3 + a], x[3 + a] = x[9 + a], x[9 + a] = t;
+                    t = x[15 + a], x[15 + a] = x[21 + a], x[21 + a] = t;
+                    continue;
+                  }
+                  t = x[3 + a];
                   x[3 + a] = x[6 + a], x[6 + a] = t;
                   if (el == FEINT_PRISM6) t = x[12 + a], x[12 + a] = x[15 + a], x[15 + a] = t;
                 }
@@ -254,9 +285,10 @@ static void check_bad_geometry(void) {
               case 5: /* flat: the last node(s) a relative 1e-300 off the plane of the others */
                 if (el == FEINT_TET4) {
                   for (int a = 0; a < 3; a++) x[9 + a] = x[a] + ldexp(1e-300, p) * (a == 2);
-                } else {
-                  for (int n = 3; n < 6; n++)
-                    for (int a = 0; a < 3; a++) x[3 * n + a] = x[3 * (n - 3) + a] + ldexp(1e-300, p) * (a == 2);
+                } else { /* the top face onto the bottom one */
+                  const int h = el == FEINT_PRISM6 ? 3 : 4;
+                  for (int n = h; n < 2 * h; n++)
+                    for (int a = 0; a < 3; a++) x[3 * n + a] = x[3 * (n - h) + a] + ldexp(1e-300, p) * (a == 2);
                 }
                 what = "flat (height 1e-300 of its size)";
                 break;
@@ -265,8 +297,9 @@ static void check_bad_geometry(void) {
                   for (int a = 0; a < 3; a++)
                     x[9 + a] = (x[a] + x[3 + a] + x[6 + a]) / 3 + ldexp(1e-13, p) * (a == 2);
                 } else {
-                  for (int n = 3; n < 6; n++)
-                    for (int a = 0; a < 3; a++) x[3 * n + a] = x[3 * (n - 3) + a] + ldexp(1e-13, p) * (a == 2);
+                  const int h = el == FEINT_PRISM6 ? 3 : 4;
+                  for (int n = h; n < 2 * h; n++)
+                    for (int a = 0; a < 3; a++) x[3 * n + a] = x[3 * (n - h) + a] + ldexp(1e-13, p) * (a == 2);
                 }
                 what = "sliver, aspect ratio 1e13";
                 break;
@@ -286,7 +319,6 @@ static void check_bad_geometry(void) {
           double *x = geo + 4 * k.ng;
           if (el == FEINT_TET4)
             for (int a = 0; a < 3; a++) x[9 + a] = ldexp((unit_tet[0][a] + unit_tet[1][a] + unit_tet[2][a]) / 3 + 1e-10 * (a == 2), p);
-          double A[16 * 36], b[16 * 6];
           const feint_status st = feint_integrate(&d, NE, geo, coef, A, b);
           CHECK(st == FEINT_SUCCESS || (st == FEINT_ERR_NOT_FINITE && p > 300),
                 "%s %s: aspect ratio 1e10 at scale 2^%d refused: %s", feint_element_name(k.el),
@@ -302,7 +334,7 @@ static void check_bad_geometry(void) {
           for (size_t i = 0; i < k.ng; i++) geo[e * k.ng + i] = unit[i];
         const double badc[3] = {NAN, INFINITY, -INFINITY};
         for (int c = 0; c < 3; c++) {
-          double cf[NE * 20];
+          double cf[NE * MAXC];
           memcpy(cf, coef, sizeof cf);
           cf[6 * k.nc + k.nc - 1] = badc[c];
           expect_fail(&d, NE, geo, cf, FEINT_ERR_NOT_FINITE, "coeffs of element 6", "non-finite coefficient");
@@ -310,11 +342,15 @@ static void check_bad_geometry(void) {
         /* huge finite coefficients: finite results or FEINT_ERR_NOT_FINITE */
         const double huge[3] = {1e300, 0x1p1000, DBL_MAX};
         for (int c = 0; c < 3; c++) {
-          double cf[NE * 20], A[16 * 36], b[16 * 6];
+          double cf[NE * MAXC];
           for (size_t i = 0; i < NE * k.nc; i++) cf[i] = i % 3 ? huge[c] : -huge[c];
           const feint_status st = feint_integrate(&d, NE, geo, cf, A, b);
-          CHECK(st == FEINT_SUCCESS || st == FEINT_ERR_NOT_FINITE, "coefficients %g: status %d: %s",
-                huge[c], (int)st, feint_last_error());
+          /* a negative kappa, lambda or mu is refused by name */
+          const int material = pb != FEINT_POISSON && pb != FEINT_CONVDIFF;
+          CHECK(st == FEINT_SUCCESS || st == FEINT_ERR_NOT_FINITE ||
+                    (material && st == FEINT_ERR_BAD_COEFF),
+                "%s coefficients %g: status %d: %s", feint_problem_name(k.pb), huge[c], (int)st,
+                feint_last_error());
           int finite = 1;
           for (size_t i = 0; st == FEINT_SUCCESS && i < NE * k.na; i++) finite &= isfinite(A[i]) != 0;
           for (size_t i = 0; st == FEINT_SUCCESS && i < NE * k.nb; i++) finite &= isfinite(b[i]) != 0;
@@ -323,7 +359,7 @@ static void check_bad_geometry(void) {
         }
         /* 1e300 Poisson loads on unit elements are representable: success */
         if (pb == FEINT_POISSON) {
-          double cf[NE * 20], A[16 * 36], b[16 * 6];
+          double cf[NE * MAXC];
           for (size_t i = 0; i < NE * k.nc; i++) cf[i] = 1e300;
           CHECK_STATUS(feint_integrate(&d, NE, geo, cf, A, b), FEINT_SUCCESS, NULL);
         }
@@ -386,13 +422,12 @@ static void check_padding(void) {
     CHECK(bad == 0, "blocked -> natural, %zu elements: padding NaN read", n);
   }
   /* integration with NaN in every padding lane of the blocked inputs */
-  /* tet4 and prism6 (the unit elements and buffers below); hex8 is not yet
-   * in this suite (its rescaling path is the same generic code) */
-  for (int el = 0; el <= FEINT_PRISM6; el++)
-    for (int pb = 0; pb <= FEINT_CONVDIFF; pb++) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++) {
       const kase k = kase_of(el, pb);
-      const double *unit = el == FEINT_TET4 ? &unit_tet[0][0] : &unit_prism[0][0];
-      double gn[MAXG], cn[NE * 20], g[16 * 18], c[16 * 20], A[16 * 36], b[16 * 6];
+      const double *unit = unit_of(k.el);
+      static double A[16 * MAXA];
+      double gn[MAXG], cn[NE * MAXC], g[16 * 24], c[16 * MAXC], b[16 * MAXB];
       for (size_t e = 0; e < NE; e++) {
         for (size_t i = 0; i < k.ng; i++) gn[e * k.ng + i] = unit[i] + (double)e;
         coeffs_of(&k, e, cn + e * k.nc);
