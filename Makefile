@@ -53,7 +53,7 @@ endif
 -include gpu.mk
 
 LIB_SRCS := $(wildcard src/*.c) $(wildcard src/variant/*.c) $(wildcard src/mesh/*.c) \
-  $(wildcard src/assembly/*.c)
+  $(wildcard src/assembly/*.c) $(wildcard src/operator/*.c)
 BINS :=
 -include perfmodel/perfmodel.mk
 
@@ -69,7 +69,8 @@ BENCH_BIN := $(BUILD)/bin/feint_bench
 BENCH_ASM_BIN := $(BUILD)/bin/feint_bench_assembly
 BINS += $(BENCH_BIN) $(BENCH_ASM_BIN)
 
-HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assembly/*.h perfmodel/*.h)
+HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assembly/*.h \
+  src/operator/*.h perfmodel/*.h)
 
 .PHONY: all lib tests examples test check bench report sanitize info format clean install deps \
   check-install
@@ -189,7 +190,7 @@ info:
 	@echo "threads  = $(shell nproc)"
 
 format:
-	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c src/mesh/*.c src/mesh/*.h tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h fuzz/*.c)
+	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c src/mesh/*.c src/mesh/*.h src/assembly/*.c src/assembly/*.h src/operator/*.c src/operator/*.h tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h fuzz/*.c)
 
 # Installs the headers, both libraries and a pkg-config file, so that a
 # consumer builds with `$(CC) $$(pkg-config --cflags feint) app.c $$(pkg-config

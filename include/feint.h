@@ -738,6 +738,103 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
                             const feint_mesh *mesh, const feint_assembly *plan,
                             const double *coeffs, feint_csr *A, double *b);
 
+/* ---- Operators -----------------------------------------------------------
+ * The matrix A of a case on a mesh (with Dirichlet constraints eliminated)
+ * as an operator x -> A x behind one interface, in three forms.  Dofs are
+ * numbered as the rows of feint_csr_create's pattern: vertex v (scalar
+ * problems) or 3 v + c (elasticity, vertex-major).  An operator made for a
+ * device target keeps everything it needs on that device from create to
+ * destroy; only the vectors of a call move (or nothing, with device
+ * pointers).  An operator may be applied by one thread at a time (it owns
+ * work vectors). */
+typedef enum {
+  FEINT_OPERATOR_RECOMPUTE = 0, /* matrix-free: every application gathers each element's
+                                   geometry and integrates it again (a variant computes A^e
+                                   in registers/local memory), then y_e += A^e x_e */
+  FEINT_OPERATOR_PRECOMPUTED,   /* matrix-free: per-element data computed once at create,
+                                   streamed at every apply */
+  FEINT_OPERATOR_ASSEMBLED,     /* the CSR matrix assembled once (feint_assemble);
+                                   apply = SpMV */
+  FEINT_OPERATOR_FORM_COUNT
+} feint_operator_form;
+
+typedef struct feint_operator feint_operator;
+
+typedef struct {
+  size_t num_dofs;          /* rows = columns = num_vertices * dofs_per_vertex */
+  int dofs_per_vertex;      /* 1 scalar problems, 3 elasticity */
+  feint_operator_form form;
+  feint_assemble_strategy strategy;
+  feint_target target;      /* where it actually runs (HOST after a host fallback) */
+  int device;               /* device number if target == FEINT_TARGET_DEVICE, else -1 */
+  int symmetric;            /* 1 if the problem's matrix is symmetric (Poisson, elasticity);
+                               0 for conv-diff */
+  int host_fallback;        /* 1: a device was asked for and the host runs it (an offload
+                               build then runs the device code on the initial device) */
+  size_t num_bc;            /* distinct constrained dofs */
+  size_t num_elem;          /* elements of the mesh */
+  size_t data_bytes;        /* bytes the operator keeps for apply (CSR arrays, per-element
+                               data, copies of coefficients, work vectors), per memory space */
+} feint_operator_info;
+
+/* The operator A of a case on a mesh, with Dirichlet constraints on bc_dofs
+ * (num_bc may be 0; any order, repeats allowed): constrained rows and
+ * columns are eliminated symmetrically exactly as feint_csr_dirichlet does
+ * (constrained row i of A x gives a_ii x_i, where a_ii is the unconstrained
+ * diagonal, which must be nonzero; other rows ignore x at constrained dofs).
+ *  desc     : as for feint_assemble (element = mesh->element, problem,
+ *             variant, layout_in of coeffs, target, device, flags:
+ *             FEINT_FLAG_TRUST_GEOMETRY, FEINT_FLAG_ALLOW_HOST_FALLBACK;
+ *             FEINT_FLAG_DEVICE_POINTERS belongs to apply and is refused here).
+ *  form     : feint_operator_form.
+ *  strategy : how element contributions are scatter-added (matrix-free
+ *             forms: colour by colour or atomics, in every apply; ASSEMBLED:
+ *             the assembly strategy).
+ *  mesh     : host arrays; must outlive the operator and not change.
+ *  coeffs   : feint_array_len(..., FEINT_ARRAY_COEFFS, layout_in, num_elem)
+ *             doubles (copied; they give the load vector of
+ *             feint_operator_rhs and, for conv-diff and elasticity, A).
+ *  bc_dofs  : [num_bc] dof indices (host), or NULL with num_bc = 0.
+ *  op       : receives the operator (release with feint_operator_destroy).
+ * Errors: those of feint_assemble (NULL arguments, enum values, a desc that
+ * does not match the mesh, the cases the mesh paths refuse, invalid
+ * elements, no device), FEINT_ERR_OUT_OF_RANGE (form, strategy, a bc_dofs
+ * entry >= num_dofs), FEINT_ERR_DEGENERATE (a constrained dof whose diagonal
+ * is zero), FEINT_ERR_ALLOC, FEINT_ERR_DEVICE; *op untouched on error. */
+feint_status feint_operator_create(const feint_integrate_desc *desc, feint_operator_form form,
+                                   feint_assemble_strategy strategy, const feint_mesh *mesh,
+                                   const double *coeffs, size_t num_bc, const uint32_t *bc_dofs,
+                                   feint_operator **op);
+
+/* Release an operator and its device data (NULL: no-op). */
+feint_status feint_operator_destroy(feint_operator *op);
+
+feint_status feint_operator_get_info(const feint_operator *op, feint_operator_info *info);
+
+/* y = A x  (x, y: [num_dofs], not overlapping; y is overwritten).
+ * flags: 0 -> host arrays (a device operator copies x in and y out in the
+ * call); FEINT_FLAG_DEVICE_POINTERS -> x, y are device arrays on
+ * info.device (feint_device_alloc), nothing moves.  On a host operator
+ * (info.target == FEINT_TARGET_HOST, also after a host fallback) the flag is
+ * ignored: x and y are host arrays.
+ * Errors: FEINT_ERR_NULL_ARG, FEINT_ERR_OUT_OF_RANGE (unknown flags),
+ * FEINT_ERR_UNSUPPORTED (x and y overlap, host arrays only), FEINT_ERR_DEVICE. */
+feint_status feint_operator_apply(const feint_operator *op, const double *x, double *y,
+                                  unsigned flags);
+
+/* diag: [num_dofs], the diagonal of A (constrained rows too: a_ii), same
+ * memory-space rule as apply. */
+feint_status feint_operator_diagonal(const feint_operator *op, double *diag, unsigned flags);
+
+/* The right-hand side of the constrained system, host arrays: b = load
+ * vector (sum_e b^e of the coefficients given at create) lifted by the
+ * constraint values g (bc_values: [num_bc] in the order of bc_dofs at
+ * create, the last value of a repeated dof wins; NULL: all zero):
+ * b_j -= sum_i A_ji g_i for unconstrained j, b_i = a_ii g_i for constrained
+ * i (as feint_csr_dirichlet).  b: [num_dofs], overwritten.  The solution of
+ * A u = b has u_i = g_i. */
+feint_status feint_operator_rhs(const feint_operator *op, const double *bc_values, double *b);
+
 #ifdef __cplusplus
 }
 #endif

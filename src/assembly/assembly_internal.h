@@ -38,4 +38,13 @@ FEINT_INTERNAL feint_status feint_xfer_in(int device, feint_xfer *x, int n);
 /* Copy the copy_out arrays back to the host and free every device copy. */
 FEINT_INTERNAL feint_status feint_xfer_out(int device, feint_xfer *x, int n);
 
+/* y = A x over nrows rows of a CSR matrix whose arrays and x, y are in the
+ * memory of the run: the host (run_device = 0, OpenMP threads over rows) or
+ * device `dev` (a target region, one row per thread; host_fallback: `dev`
+ * is the initial device).  The one SpMV kernel of feint_csr_spmv and the
+ * assembled operator. */
+FEINT_INTERNAL void feint_csr_spmv_run(int run_device, int dev, int host_fallback, size_t nrows,
+                                       const int64_t *rp, const int32_t *ci, const double *va,
+                                       const double *x, double *y);
+
 #endif /* FEINT_ASSEMBLY_INTERNAL_H */

@@ -169,14 +169,34 @@ static feint_status check_csr(const feint_csr *A) {
   return FEINT_SUCCESS;
 }
 
-static void spmv_host(size_t nrows, const int64_t *row_ptr, const int32_t *col_idx,
-                      const double *values, const double *x, double *y) {
+void feint_csr_spmv_run(int run_device, int dev, int host_fallback, size_t nrows,
+                        const int64_t *rp, const int32_t *ci, const double *va, const double *x,
+                        double *y) {
+  if (!run_device) {
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < nrows; i++) {
-    double s = 0.0;
-    for (int64_t k = row_ptr[i]; k < row_ptr[i + 1]; k++) s += values[k] * x[col_idx[k]];
-    y[i] = s;
+    for (size_t i = 0; i < nrows; i++) {
+      double s = 0.0;
+      for (int64_t k = rp[i]; k < rp[i + 1]; k++) s += va[k] * x[ci[k]];
+      y[i] = s;
+    }
+    return;
   }
+#ifdef FEINT_OFFLOAD
+  /* one row per thread; 128 threads per team (a multiple of the warp) */
+  int nt = (int)((nrows + 127) / 128);
+  if (host_fallback) nt = omp_get_num_procs() > 1 ? omp_get_num_procs() / 2 : 1;
+  if (nrows > 0) {
+#pragma omp target teams distribute parallel for device(dev) num_teams(nt) thread_limit(128) \
+    is_device_ptr(rp, ci, va, x, y)
+    for (size_t i = 0; i < nrows; i++) {
+      double s = 0.0;
+      for (int64_t k = rp[i]; k < rp[i + 1]; k++) s += va[k] * x[ci[k]];
+      y[i] = s;
+    }
+  }
+#else
+  (void)dev, (void)host_fallback;
+#endif
 }
 
 feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, feint_target target,
@@ -193,7 +213,7 @@ feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, fein
   FEINT_CALL(feint_asm_resolve_target(target, device, flags, &run_device, &host_fallback));
   const size_t nrows = A->num_rows, nnz = A->nnz;
   if (!run_device) {
-    spmv_host(nrows, A->row_ptr, A->col_idx, A->values, x, y);
+    feint_csr_spmv_run(0, 0, 0, nrows, A->row_ptr, A->col_idx, A->values, x, y);
   } else {
 #ifdef FEINT_OFFLOAD
     const int dev = host_fallback ? omp_get_initial_device() : device;
@@ -203,22 +223,8 @@ feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, fein
                        {x, A->num_cols * sizeof(double), 1, 0, NULL},
                        {y, nrows * sizeof(double), 0, 1, NULL}};
     FEINT_CALL(feint_xfer_in(dev, t, 5));
-    const int64_t *rp = t[0].dev;
-    const int32_t *ci = t[1].dev;
-    const double *va = t[2].dev, *xd = t[3].dev;
-    double *yd = t[4].dev;
-    /* one row per thread; 128 threads per team (a multiple of the warp) */
-    int nt = (int)((nrows + 127) / 128);
-    if (host_fallback) nt = omp_get_num_procs() > 1 ? omp_get_num_procs() / 2 : 1;
-    if (nrows > 0) {
-#pragma omp target teams distribute parallel for device(dev) num_teams(nt) thread_limit(128) \
-    is_device_ptr(rp, ci, va, xd, yd)
-      for (size_t i = 0; i < nrows; i++) {
-        double s = 0.0;
-        for (int64_t k = rp[i]; k < rp[i + 1]; k++) s += va[k] * xd[ci[k]];
-        yd[i] = s;
-      }
-    }
+    feint_csr_spmv_run(1, dev, host_fallback, nrows, t[0].dev, t[1].dev, t[2].dev, t[3].dev,
+                       t[4].dev);
     FEINT_CALL(feint_xfer_out(dev, t, 5));
 #else
     (void)nnz;

@@ -1,0 +1,85 @@
+/*
+ * operator/operator_internal.h - the state of a feint_operator, shared by
+ * the files of src/operator/ (operator.c: create, constraints, rhs, the
+ * ASSEMBLED form; matfree.c: the matrix-free forms).
+ *
+ * Memory spaces: every array the apply reads has a copy in the space the
+ * operator runs in ("run space": the host, or device `dev`; after a host
+ * fallback in an offload build the initial device, whose pointers are host
+ * pointers).  The host keeps what feint_operator_rhs and create need (load
+ * vector, diagonal, constraint lists).
+ */
+#ifndef FEINT_OPERATOR_INTERNAL_H
+#define FEINT_OPERATOR_INTERNAL_H
+
+#include "assembly/assembly_internal.h"
+
+/* One entry A_ji of the unconstrained matrix with i constrained and j not:
+ * what the elimination removes from row j, and what lifts b_j by -A_ji g_i. */
+typedef struct {
+  uint32_t row, col;
+  double value;
+} feint_op_lift;
+
+struct feint_operator {
+  feint_operator_form form;
+  feint_assemble_strategy strategy;
+  feint_integrate_desc desc; /* the case (flags without DEVICE_POINTERS) */
+  const feint_mesh *mesh;
+  size_t num_dofs, num_elem, num_vertices;
+  int dofs_per_vertex, nodes;
+  int run_device;    /* 1: the device code runs (on dev) */
+  int host_fallback; /* 1: a device was asked for, the host runs it */
+  int dev;           /* the OpenMP device number of the run space */
+  size_t data_bytes;
+
+  /* host */
+  double *load;       /* [num_dofs] sum_e b^e */
+  double *diag;       /* [num_dofs] unconstrained diagonal */
+  size_t num_bc_in;   /* bc_dofs as given at create (rhs reads values in this order) */
+  uint32_t *bc_in;
+  size_t num_bc;      /* distinct constrained dofs, ascending */
+  uint32_t *bc;
+  size_t num_lift;
+  feint_op_lift *lift;
+
+  /* ASSEMBLED: the eliminated matrix (host), and its run-space arrays */
+  feint_csr A;
+  const int64_t *rp;
+  const int32_t *ci;
+  const double *va;
+
+  /* run space */
+  double *d_diag;       /* [num_dofs] */
+  uint32_t *d_bc;       /* [num_bc] */
+  double *d_x, *d_y;    /* [num_dofs] work vectors: host-array applies on a device,
+                           masked x of the matrix-free forms */
+  double *d_bcval;      /* [num_bc] a_ii x_i of the constrained rows (matrix-free) */
+
+  /* matrix-free forms (matfree.c) */
+  double *coeffs;        /* run space: copy of the coefficients (RECOMPUTE) */
+  double *coords;        /* run space: mesh coordinates (device copy, or the mesh's) */
+  uint32_t *conn;        /* run space: connectivity (device copy, or the mesh's) */
+  double *elem_data;     /* run space: PRECOMPUTED per-element data */
+  feint_assembly *plan;  /* colouring (host) */
+  uint32_t *elem_order;  /* run space copy of the colour order */
+};
+
+/* Run-space memory (host malloc for a host operator). */
+FEINT_INTERNAL feint_status feint_op_alloc(const feint_operator *op, size_t bytes, void **p);
+FEINT_INTERNAL void feint_op_free(const feint_operator *op, void *p);
+/* Copy host -> run space (to) and run space -> host (from). */
+FEINT_INTERNAL feint_status feint_op_to(const feint_operator *op, void *dst, const void *src,
+                                        size_t bytes);
+FEINT_INTERNAL feint_status feint_op_from(const feint_operator *op, void *dst, const void *src,
+                                          size_t bytes);
+
+/* Matrix-free forms (matfree.c): set up at create (after the common part:
+ * diag, load, constraints), apply y = A x without constraints (x, y in the
+ * run space), release. */
+FEINT_INTERNAL feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs,
+                                                    size_t coeff_len, const double *A_e);
+FEINT_INTERNAL void feint_op_matfree_apply(const feint_operator *op, const double *x, double *y);
+FEINT_INTERNAL void feint_op_matfree_destroy(feint_operator *op);
+
+#endif /* FEINT_OPERATOR_INTERNAL_H */
