@@ -67,7 +67,8 @@ EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 BENCH_BIN := $(BUILD)/bin/feint_bench
 BENCH_ASM_BIN := $(BUILD)/bin/feint_bench_assembly
-BINS += $(BENCH_BIN) $(BENCH_ASM_BIN)
+BENCH_OP_BIN := $(BUILD)/bin/feint_bench_operator
+BINS += $(BENCH_BIN) $(BENCH_ASM_BIN) $(BENCH_OP_BIN)
 
 HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assembly/*.h \
   src/operator/*.h perfmodel/*.h)
@@ -132,6 +133,10 @@ $(BENCH_ASM_BIN): bench/assembly_bench.c $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
+$(BENCH_OP_BIN): bench/operator_bench.c $(LIB_STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+
 # ---- the two commands of README.md -----------------------------------------
 # deps first (installs clang-19 & co. when root), then a fresh make so that the
 # toolchain is resolved again.
@@ -143,9 +148,10 @@ check: $(TEST_BINS) $(EXAMPLE_BINS) $(BINS)
 	@tools/run-tests.sh $(BUILD)
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BENCH_ASM_BIN)
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BENCH_ASM_BIN) $(BENCH_OP_BIN)
 	@tools/run-bench.sh $(BENCH_BIN)
 	@tools/run-bench.sh $(BENCH_ASM_BIN) --csv bench/results/assembly_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
+	@tools/run-bench.sh $(BENCH_OP_BIN) --csv bench/results/operator_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
 
 deps:
 	@tools/deps.sh

@@ -268,6 +268,33 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
                                           size_t num_vertices, size_t nnz,
                                           feint_pm_assembly_counts *out);
 
+/* ---- Operators (perfmodel/operator.c) ------------------------------------ */
+
+/* Totals over a mesh for one application y = A x of a feint_operator of a
+ * case (E = num_elem, V = num_vertices, N = dofs, nnz = stored entries of
+ * the CSR pattern, used by the ASSEMBLED form); derivations in
+ * perfmodel/operator.c.  Bytes: */
+typedef struct {
+  long long bytes_vectors;     /* 16 N: x read once, y written once */
+  long long bytes_conn;        /* 4 N_S E (matrix-free forms) */
+  long long bytes_coords;      /* 24 V (RECOMPUTE) */
+  long long bytes_coeffs;      /* 8 C E, coefficients entering A^e (RECOMPUTE) */
+  long long bytes_map;         /* 4 E colour order (RECOMPUTE, colouring) */
+  long long bytes_elem_data;   /* 8 K E packed A^e (PRECOMPUTED) */
+  long long bytes_matrix;      /* 8 (N + 1) + 12 nnz (ASSEMBLED) */
+  long long bytes_compulsory;  /* the sum of the seven above: the bound's bytes */
+  long long bytes_zeroing;     /* 8 N: the matrix-free forms' zeroing of y, not in the bound */
+  long long bytes_qpt_factors; /* what per-quadrature-point geometric factors would stream
+                                  instead of packed A^e (PRECOMPUTED's alternative) */
+  long long flops;             /* see perfmodel/operator.c */
+} feint_pm_operator_counts;
+
+feint_status feint_pm_operator_counts_get(feint_element element, feint_problem problem,
+                                          feint_variant variant, feint_operator_form form,
+                                          feint_assemble_strategy strategy, size_t num_elem,
+                                          size_t num_vertices, size_t nnz,
+                                          feint_pm_operator_counts *out);
+
 /* Errors: every feint_pm_* function records its message for
  * feint_last_error() (feint.h), like the rest of the library. */
 

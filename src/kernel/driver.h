@@ -115,3 +115,6 @@ void FEINT_VFN(feint_variant_, _host)(const feint_kernel_args *ka) {
 
 /* The same variant fed by a mesh (gather through the connectivity). */
 #include "kernel/driver_mesh.h"
+
+/* Its matrix-free operator action y += A^e x_e (operator RECOMPUTE form). */
+#include "kernel/driver_operator.h"

@@ -1,21 +1,347 @@
 /*
- * operator/matfree.c - the matrix-free forms of feint_operator (RECOMPUTE,
- * PRECOMPUTED).  Not built yet: create refuses them by name.
+ * operator/matfree.c - the matrix-free forms of feint_operator.
+ *
+ * RECOMPUTE: every application runs the variant's operator loop
+ * (kernel/driver_operator.h): gather each element's vertex coordinates
+ * through the connectivity, integrate A^e again (in registers / L1), add
+ * A^e x_e into y.  Resident data: the connectivity and coordinates (the
+ * mesh's own arrays on the host; copies on a device), the coefficients if
+ * they enter A^e (conv-diff; Poisson's f does not and is not read), the
+ * colour order.
+ *
+ * PRECOMPUTED: A^e of every element computed once at create and streamed
+ * at every application, packed: the upper triangle row by row (nd (nd+1)/2
+ * doubles) for the symmetric problems, all nd^2 entries for conv-diff.
+ * Why per-element matrices and not per-quadrature-point geometric factors
+ * (perfmodel/operator.c counts both): the factors are 6 doubles (the
+ * symmetric vol J^-1 J^-T) per quadrature point, plus the coefficients a
+ * problem needs there: tet4 Poisson 6 doubles (J is constant: one point)
+ * against 10 packed, prism6 6 x 6 = 36 against 21, hex8 8 x 6 = 48 against
+ * 36, conv-diff needs its 20 coefficients besides (tet4 26 against 16);
+ * the packed matrix moves fewer bytes for every scalar case but tet4
+ * Poisson, where the factors would save 32 of its ~100 bytes per element
+ * (elasticity, once it is on the mesh paths, is the other way round: 78
+ * packed against 8 for a tet, 300 against 50 for a hex), and its apply is
+ * a plain small matrix-vector product whatever the physics.  Not done: the
+ * factor layout for tet4 Poisson and elasticity.
+ * The data are stored in the order the application visits the elements:
+ * "slots" grouped by colour (colouring) or in mesh order (atomics), each
+ * group padded to whole blocks of FEINT_BLOCK_LEN slots, in the blocked
+ * layout (entry k of slot s at [(s / B) B nk + k B + s % B]): the host loop
+ * reads a block's entries as whole SIMD vectors, the device threads read
+ * neighbouring addresses.  The connectivity is copied in slot order too
+ * ([num_slots][N_S]), so the element loop streams both arrays.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef FEINT_OFFLOAD
+#include <omp.h>
+#endif
+
+#include "kernel/block_io.h"
+#include "kernel/physics.h"
+#include "operator/op_kernel.h"
 #include "operator/operator_internal.h"
+
+static const feint_op_variant_fn op_host[FEINT_VARIANT_COUNT] = {
+    feint_variant_qss_geo_linear_op_host, feint_variant_qss_geo_generic_op_host,
+    feint_variant_sqs_geo_linear_op_host, feint_variant_sqs_geo_generic_op_host,
+    feint_variant_ssq_geo_linear_op_host, feint_variant_ssq_geo_generic_op_host};
+#ifdef FEINT_OFFLOAD
+static const feint_op_variant_device_fn op_device[FEINT_VARIANT_COUNT] = {
+    feint_variant_qss_geo_linear_op_device, feint_variant_qss_geo_generic_op_device,
+    feint_variant_sqs_geo_linear_op_device, feint_variant_sqs_geo_generic_op_device,
+    feint_variant_ssq_geo_linear_op_device, feint_variant_ssq_geo_generic_op_device};
+#endif
+
+/* Entries per element of the PRECOMPUTED data. */
+static size_t packed_entries(int nd, int symmetric) {
+  return symmetric ? (size_t)nd * (nd + 1) / 2 : (size_t)nd * nd;
+}
+
+/* ---- the PRECOMPUTED loop ------------------------------------------------- */
+
+FEINT_DECLARE_TARGET_BEGIN
+/* Index of entry (r, c) in the packed data (literal nd and sym: folds). */
+FEINT_INLINE int packed_index(const int nd, const int sym, const int r, const int c) {
+  if (!sym) return r * nd + c;
+  const int i = r < c ? r : c, j = r < c ? c : r;
+  return i * nd - i * (i - 1) / 2 + (j - i);
+}
+FEINT_DECLARE_TARGET_END
+
+/* Host: block of B slots starting at slot s0, nvalid of them elements. */
+FEINT_INLINE void pre_block_host(const int et, const int pb, const int atomic, const size_t s0,
+                                 const int nvalid, const uint32_t *sconn, const double *data,
+                                 const double *x, double *y) {
+  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
+  const int sym = pb != FEINT_CONVDIFF, nk = sym ? nd * (nd + 1) / 2 : nd * nd;
+  const double *blk = data + s0 * (size_t)nk; /* s0 is a multiple of B */
+  const uint32_t *v = sconn + s0 * (size_t)ns;
+  double xe[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
+  double ye[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
+  for (int l = 0; l < FEINT_B; l++)
+    FEINT_UNROLL
+    for (int r = 0; r < nd; r++) xe[r * FEINT_B + l] = x[(size_t)v[l * ns + r / nc] * nc + r % nc];
+  FEINT_OMP(simd)
+  for (int l = 0; l < FEINT_B; l++) {
+    FEINT_UNROLL
+    for (int r = 0; r < nd; r++) {
+      double s = 0.0;
+      FEINT_UNROLL
+      for (int c = 0; c < nd; c++)
+        s += blk[packed_index(nd, sym, r, c) * FEINT_B + l] * xe[c * FEINT_B + l];
+      ye[r * FEINT_B + l] = s;
+    }
+  }
+  for (int l = 0; l < nvalid; l++)
+    FEINT_UNROLL
+    for (int r = 0; r < nd; r++) {
+      double *dst = y + (size_t)v[l * ns + r / nc] * nc + r % nc;
+      if (atomic) {
+        FEINT_OMP(atomic update)
+        *dst += ye[r * FEINT_B + l];
+      } else {
+        *dst += ye[r * FEINT_B + l];
+      }
+    }
+}
+
+/* One case inside the enclosing parallel region (literal et, pb: the
+ * constants reach the outlined code, and the loops unroll): groups
+ * (colours, or one group with atomics) of slots. */
+FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const int pb,
+                                const double *x, double *y) {
+  const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS;
+  for (size_t g = 0; g < op->num_groups; g++) {
+    const size_t lo = op->slot_ptr[g], cnt = op->group_count[g];
+    const size_t num_blk = (cnt + FEINT_B - 1) / FEINT_B;
+    FEINT_OMP(for schedule(static))
+    for (size_t b = 0; b < num_blk; b++) {
+      const int nvalid = cnt - b * FEINT_B < FEINT_B ? (int)(cnt - b * FEINT_B) : FEINT_B;
+      if (atomic)
+        pre_block_host(et, pb, 1, lo + b * FEINT_B, nvalid, op->slot_conn, op->elem_data, x, y);
+      else
+        pre_block_host(et, pb, 0, lo + b * FEINT_B, nvalid, op->slot_conn, op->elem_data, x, y);
+    }
+  }
+}
+
+#ifdef FEINT_OFFLOAD
+/* Device: one thread per slot of a group (slot s, lane s % B of its block). */
+FEINT_DECLARE_TARGET_BEGIN
+FEINT_INLINE void pre_slot_device(const int et, const int pb, const int atomic, const size_t s,
+                                  const uint32_t *sconn, const double *data, const double *x,
+                                  double *y) {
+  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
+  const int sym = pb != FEINT_CONVDIFF, nk = sym ? nd * (nd + 1) / 2 : nd * nd;
+  const size_t l = s % FEINT_B;
+  const double *blk = data + (s - l) * (size_t)nk + l;
+  const uint32_t *v = sconn + s * (size_t)ns;
+  double xe[FEINT_MAX_DOFS];
+  FEINT_UNROLL
+  for (int r = 0; r < nd; r++) xe[r] = x[(size_t)v[r / nc] * nc + r % nc];
+  FEINT_UNROLL
+  for (int r = 0; r < nd; r++) {
+    double t = 0.0;
+    FEINT_UNROLL
+    for (int c = 0; c < nd; c++) t += blk[packed_index(nd, sym, r, c) * FEINT_B] * xe[c];
+    double *dst = y + (size_t)v[r / nc] * nc + r % nc;
+    if (atomic) {
+      FEINT_OMP(atomic update)
+      *dst += t;
+    } else {
+      *dst += t;
+    }
+  }
+}
+FEINT_DECLARE_TARGET_END
+
+#define PRE_DEVICE_CASE(ET, PB)                                                                \
+  if (et == FEINT_##ET && pb == FEINT_##PB) {                                                  \
+    for (size_t g = 0; g < op->num_groups; g++) {                                              \
+      const size_t lo = op->slot_ptr[g], cnt = op->group_count[g];                             \
+      int nt = (int)((cnt + 127) / 128);                                                       \
+      if (nt < 1) nt = 1;                                                                      \
+      if (op->host_fallback) nt = fallback_teams;                                              \
+      FEINT_PRAGMA(omp target teams distribute parallel for device(dev) num_teams(nt)          \
+                   thread_limit(128) is_device_ptr(sconn, data, x, y))                         \
+      for (size_t i = 0; i < cnt; i++)                                                         \
+        pre_slot_device(FEINT_##ET, FEINT_##PB, atomic, lo + i, sconn, data, x, y);            \
+    }                                                                                          \
+  } else
+
+static void pre_device(const feint_operator *op, const double *x, double *y) {
+  const int et = op->desc.element, pb = op->desc.problem, dev = op->dev;
+  const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS;
+  const uint32_t *sconn = op->slot_conn;
+  const double *data = op->elem_data;
+  int fallback_teams = omp_get_num_procs() / 2;
+  if (fallback_teams < 1) fallback_teams = 1;
+  FEINT_OP_FOR_EACH_CASE(PRE_DEVICE_CASE) {}
+}
+#undef PRE_DEVICE_CASE
+#endif
+
+/* ---- create / apply / destroy -------------------------------------------- */
+
+/* Groups of slots: the colours (colouring) or one group (atomics); each
+ * padded to whole blocks.  Fills num_groups, group_count, slot_ptr, and
+ * returns in *order (host, malloc'd) the element of each slot. */
+static feint_status make_slots(feint_operator *op, uint32_t **order) {
+  const size_t ne = op->num_elem, B = FEINT_BLOCK_LEN;
+  size_t ng = 1;
+  const size_t *cptr = NULL;
+  const uint32_t *eorder = NULL;
+  if (op->strategy == FEINT_ASSEMBLE_COLOURING)
+    FEINT_CALL(feint_assembly_colouring(op->plan, &ng, &cptr, &eorder));
+  op->num_groups = ng;
+  op->group_count = malloc(ng * sizeof(size_t));
+  op->slot_ptr = malloc((ng + 1) * sizeof(size_t));
+  FEINT_CHECK(op->group_count && op->slot_ptr, FEINT_ERR_ALLOC, "cannot allocate %zu groups", ng);
+  op->slot_ptr[0] = 0;
+  for (size_t g = 0; g < ng; g++) {
+    op->group_count[g] = cptr ? cptr[g + 1] - cptr[g] : ne;
+    op->slot_ptr[g + 1] = op->slot_ptr[g] + (op->group_count[g] + B - 1) / B * B;
+  }
+  op->num_slots = op->slot_ptr[ng];
+  *order = malloc(op->num_slots * sizeof(uint32_t));
+  FEINT_CHECK(*order != NULL, FEINT_ERR_ALLOC, "cannot allocate %zu slots", op->num_slots);
+  for (size_t g = 0; g < ng; g++) {
+    const size_t lo = op->slot_ptr[g], cnt = op->group_count[g];
+    for (size_t i = 0; i < op->slot_ptr[g + 1] - lo; i++) {
+      const size_t k = i < cnt ? i : 0; /* padding slots: the group's first element */
+      (*order)[lo + i] = cptr ? eorder[cptr[g] + k] : (uint32_t)k;
+    }
+  }
+  return FEINT_SUCCESS;
+}
 
 feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, size_t coeff_len,
                                      const double *A_e) {
-  (void)coeffs, (void)coeff_len, (void)A_e;
-  return feint_error_set(FEINT_ERR_UNSUPPORTED, "feint_operator_create", __FILE__, __LINE__,
-                         "form = %s: the matrix-free forms are not built yet (use "
-                         "FEINT_OPERATOR_ASSEMBLED)",
-                         op->form == FEINT_OPERATOR_RECOMPUTE ? "FEINT_OPERATOR_RECOMPUTE"
-                                                              : "FEINT_OPERATOR_PRECOMPUTED");
+  const feint_mesh *mesh = op->mesh;
+  const int ns = op->nodes, dpv = op->dofs_per_vertex, nd = ns * dpv;
+  const size_t ne = op->num_elem;
+  int supported = 0;
+#define OP_CASE_MATCH(ET, PB) \
+  supported |= op->desc.element == FEINT_##ET && op->desc.problem == FEINT_##PB;
+  FEINT_OP_FOR_EACH_CASE(OP_CASE_MATCH)
+#undef OP_CASE_MATCH
+  FEINT_CHECK(supported, FEINT_ERR_UNSUPPORTED,
+              "%s/%s: the matrix-free operators cover the cases of the mesh paths (not yet this "
+              "one)",
+              feint_element_name(op->desc.element), feint_problem_name(op->desc.problem));
+  if (op->plan == NULL && op->strategy == FEINT_ASSEMBLE_COLOURING)
+    FEINT_CALL(feint_assembly_create(mesh, &op->plan));
+  if (op->form == FEINT_OPERATOR_RECOMPUTE) {
+    /* the mesh's arrays in the run space (the host uses them in place) */
+    if (op->run_device) {
+      FEINT_CALL(feint_op_upload(op, mesh->coords, op->num_vertices * 3 * sizeof(double),
+                                 (void **)&op->coords));
+      FEINT_CALL(feint_op_upload(op, mesh->conn, ne * ns * sizeof(uint32_t), (void **)&op->conn));
+    } else {
+      op->coords = mesh->coords;
+      op->conn = mesh->conn;
+      op->data_bytes += op->num_vertices * 3 * sizeof(double) + ne * ns * sizeof(uint32_t);
+    }
+    if (op->desc.problem != FEINT_POISSON)
+      FEINT_CALL(feint_op_upload(op, coeffs, coeff_len * sizeof(double), (void **)&op->coeffs));
+    if (op->plan) {
+      const uint32_t *eorder;
+      FEINT_CALL(feint_assembly_colouring(op->plan, &op->num_groups, &op->colour_ptr, &eorder));
+      if (op->run_device)
+        FEINT_CALL(feint_op_upload(op, eorder, ne * sizeof(uint32_t), (void **)&op->elem_order));
+      else
+        op->elem_order = (uint32_t *)eorder, op->data_bytes += ne * sizeof(uint32_t);
+    }
+    return FEINT_SUCCESS;
+  }
+  /* PRECOMPUTED */
+  uint32_t *order = NULL;
+  feint_status st = make_slots(op, &order);
+  const int sym = op->desc.problem != FEINT_CONVDIFF;
+  const size_t nk = packed_entries(nd, sym), B = FEINT_BLOCK_LEN, S = op->num_slots;
+  uint32_t *sconn = st == FEINT_SUCCESS ? malloc(S * ns * sizeof(uint32_t)) : NULL;
+  double *data = sconn ? malloc(S * nk * sizeof(double)) : NULL;
+  if (st == FEINT_SUCCESS && !data)
+    st = feint_error_set(FEINT_ERR_ALLOC, "feint_operator_create", __FILE__, __LINE__,
+                         "cannot allocate the per-element data of %zu slots", S);
+  if (st == FEINT_SUCCESS) {
+#pragma omp parallel for schedule(static)
+    for (size_t s = 0; s < S; s++) {
+      const size_t e = order[s];
+      memcpy(sconn + s * ns, mesh->conn + e * ns, ns * sizeof(uint32_t));
+      const double *a = A_e + e * (size_t)nd * nd;
+      double *blk = data + (s - s % B) * nk + s % B;
+      for (int r = 0; r < nd; r++)
+        for (int c = sym ? r : 0; c < nd; c++)
+          blk[(size_t)packed_index(nd, sym, r, c) * B] = sym && c != r ? 0.5 * (a[r * nd + c] + a[c * nd + r]) : a[r * nd + c];
+    }
+    st = feint_op_upload(op, sconn, S * ns * sizeof(uint32_t), (void **)&op->slot_conn);
+    if (st == FEINT_SUCCESS)
+      st = feint_op_upload(op, data, S * nk * sizeof(double), (void **)&op->elem_data);
+  }
+  free(order), free(sconn), free(data);
+  return st;
 }
 
 void feint_op_matfree_apply(const feint_operator *op, const double *x, double *y) {
-  (void)op, (void)x, (void)y;
+  const size_t n = op->num_dofs;
+  const int et = op->desc.element, pb = op->desc.problem;
+  feint_op_kernel_args ka = {et,
+                             pb,
+                             op->desc.layout_in,
+                             op->strategy == FEINT_ASSEMBLE_ATOMICS,
+                             op->num_elem,
+                             n,
+                             op->coords,
+                             op->conn,
+                             op->coeffs,
+                             x,
+                             y,
+                             op->elem_order,
+                             op->colour_ptr,
+                             op->num_groups};
+  if (!op->run_device) {
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) y[i] = 0.0;
+    if (op->form == FEINT_OPERATOR_RECOMPUTE) {
+      op_host[op->desc.variant](&ka);
+      return;
+    }
+#define PRE_HOST_CASE(ET, PB)                       \
+  if (et == FEINT_##ET && pb == FEINT_##PB)         \
+    pre_case_host(op, FEINT_##ET, FEINT_##PB, x, y); \
+  else
+#pragma omp parallel
+    FEINT_OP_FOR_EACH_CASE(PRE_HOST_CASE) {}
+#undef PRE_HOST_CASE
+    return;
+  }
+#ifdef FEINT_OFFLOAD
+  const int dev = op->dev;
+#pragma omp target teams distribute parallel for device(dev) is_device_ptr(y)
+  for (size_t i = 0; i < n; i++) y[i] = 0.0;
+  if (op->form == FEINT_OPERATOR_RECOMPUTE)
+    op_device[op->desc.variant](&ka, dev, op->host_fallback);
+  else
+    pre_device(op, x, y);
+#endif
 }
 
-void feint_op_matfree_destroy(feint_operator *op) { (void)op; }
+void feint_op_matfree_destroy(feint_operator *op) {
+  if (op->run_device) {
+    feint_op_free(op, (void *)op->coords);
+    feint_op_free(op, (void *)op->conn);
+    feint_op_free(op, (void *)op->elem_order);
+  }
+  feint_op_free(op, op->coeffs);
+  feint_op_free(op, op->slot_conn);
+  feint_op_free(op, op->elem_data);
+  free(op->group_count);
+  free(op->slot_ptr);
+  op->coords = NULL, op->conn = NULL, op->elem_order = NULL, op->coeffs = NULL;
+  op->slot_conn = NULL, op->elem_data = NULL;
+  op->group_count = NULL, op->slot_ptr = NULL;
+}

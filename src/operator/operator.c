@@ -83,8 +83,7 @@ feint_status feint_op_from(const feint_operator *op, void *dst, const void *src,
   return FEINT_SUCCESS;
 }
 
-/* A run-space copy of a host array (NULL for 0 bytes). */
-static feint_status op_upload(feint_operator *op, const void *src, size_t bytes, void **dst) {
+feint_status feint_op_upload(feint_operator *op, const void *src, size_t bytes, void **dst) {
   FEINT_CALL(feint_op_alloc(op, bytes, dst));
   const feint_status st = feint_op_to(op, *dst, src, bytes);
   if (st != FEINT_SUCCESS) {
@@ -101,6 +100,7 @@ static feint_status op_upload(feint_operator *op, const void *src, size_t bytes,
 feint_status feint_operator_destroy(feint_operator *op) {
   if (op == NULL) return FEINT_SUCCESS;
   feint_op_matfree_destroy(op);
+  feint_assembly_destroy(op->plan);
   feint_op_free(op, op->d_diag);
   feint_op_free(op, op->d_bc);
   feint_op_free(op, op->d_x);
@@ -197,9 +197,9 @@ static feint_status op_assembled(feint_operator *op, const feint_integrate_desc 
     return FEINT_SUCCESS;
   }
   op->data_bytes = 0;
-  FEINT_CALL(op_upload(op, op->A.row_ptr, (n + 1) * sizeof(int64_t), (void **)&op->rp));
-  FEINT_CALL(op_upload(op, op->A.col_idx, op->A.nnz * sizeof(int32_t), (void **)&op->ci));
-  FEINT_CALL(op_upload(op, op->A.values, op->A.nnz * sizeof(double), (void **)&op->va));
+  FEINT_CALL(feint_op_upload(op, op->A.row_ptr, (n + 1) * sizeof(int64_t), (void **)&op->rp));
+  FEINT_CALL(feint_op_upload(op, op->A.col_idx, op->A.nnz * sizeof(int32_t), (void **)&op->ci));
+  FEINT_CALL(feint_op_upload(op, op->A.values, op->A.nnz * sizeof(double), (void **)&op->va));
   return FEINT_SUCCESS;
 }
 
@@ -327,9 +327,9 @@ feint_status feint_operator_create(const feint_integrate_desc *desc, feint_opera
              : op_matfree(o, desc, coeffs, num_bc, bc_dofs, mark);
   free(mark);
   /* run-space copies of the diagonal and the constrained dofs, work vectors */
-  if (st == FEINT_SUCCESS) st = op_upload(o, o->diag, n * sizeof(double), (void **)&o->d_diag);
+  if (st == FEINT_SUCCESS) st = feint_op_upload(o, o->diag, n * sizeof(double), (void **)&o->d_diag);
   if (st == FEINT_SUCCESS)
-    st = op_upload(o, o->bc, o->num_bc * sizeof(uint32_t), (void **)&o->d_bc);
+    st = feint_op_upload(o, o->bc, o->num_bc * sizeof(uint32_t), (void **)&o->d_bc);
   if (st == FEINT_SUCCESS && (run_device || (form != FEINT_OPERATOR_ASSEMBLED && o->num_bc > 0))) {
     st = feint_op_alloc(o, n * sizeof(double), (void **)&o->d_x);
     if (st == FEINT_SUCCESS) st = feint_op_alloc(o, n * sizeof(double), (void **)&o->d_y);

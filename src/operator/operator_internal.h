@@ -57,12 +57,18 @@ struct feint_operator {
   double *d_bcval;      /* [num_bc] a_ii x_i of the constrained rows (matrix-free) */
 
   /* matrix-free forms (matfree.c) */
-  double *coeffs;        /* run space: copy of the coefficients (RECOMPUTE) */
-  double *coords;        /* run space: mesh coordinates (device copy, or the mesh's) */
-  uint32_t *conn;        /* run space: connectivity (device copy, or the mesh's) */
-  double *elem_data;     /* run space: PRECOMPUTED per-element data */
-  feint_assembly *plan;  /* colouring (host) */
-  uint32_t *elem_order;  /* run space copy of the colour order */
+  double *coeffs;            /* run space: coefficients entering A^e (RECOMPUTE; not Poisson) */
+  const double *coords;      /* run space: mesh coordinates (device copy, or the mesh's) */
+  const uint32_t *conn;      /* run space: connectivity (device copy, or the mesh's) */
+  feint_assembly *plan;      /* colouring (host) */
+  const uint32_t *elem_order; /* RECOMPUTE, colouring: run-space colour order */
+  const size_t *colour_ptr;  /* RECOMPUTE, colouring: the plan's (host) */
+  size_t num_groups;         /* colours (colouring) or 1 (atomics; RECOMPUTE: unused) */
+  size_t *group_count;       /* PRECOMPUTED: [num_groups] elements per group */
+  size_t *slot_ptr;          /* PRECOMPUTED: [num_groups + 1] first slot of each group */
+  size_t num_slots;
+  uint32_t *slot_conn;       /* PRECOMPUTED, run space: [num_slots][N_S] */
+  double *elem_data;         /* PRECOMPUTED, run space: packed A^e, blocked by slot */
 };
 
 /* Run-space memory (host malloc for a host operator). */
@@ -73,6 +79,11 @@ FEINT_INTERNAL feint_status feint_op_to(const feint_operator *op, void *dst, con
                                         size_t bytes);
 FEINT_INTERNAL feint_status feint_op_from(const feint_operator *op, void *dst, const void *src,
                                           size_t bytes);
+
+/* A run-space copy of a host array (NULL for 0 bytes), counted in
+ * data_bytes. */
+FEINT_INTERNAL feint_status feint_op_upload(feint_operator *op, const void *src, size_t bytes,
+                                            void **dst);
 
 /* Matrix-free forms (matfree.c): set up at create (after the common part:
  * diag, load, constraints), apply y = A x without constraints (x, y in the

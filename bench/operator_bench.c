@@ -1,0 +1,233 @@
+/*
+ * feint_bench_operator - time one operator application y = A x
+ * (feint_operator_apply, host arrays on the host: nothing moves) for P1
+ * tetrahedra and Q1 hexahedra (Poisson), in the three forms: matrix-free
+ * RECOMPUTE and PRECOMPUTED with both scatter strategies (colouring,
+ * atomics), and ASSEMBLED (CSR SpMV), with all threads and with one, each
+ * beside the lower bound of the performance model (perfmodel/operator.c:
+ * compulsory bytes and flops of the form) computed from a STREAM triad and
+ * a peak-FMA probe measured in the same run with the same thread count,
+ * interleaved with the timed applications (one probe pair before each).
+ *
+ * Columns: ns/elem (min and median of the timed runs, per element of the
+ * mesh), MDoF/s (dofs / min time, 1e6 per second), bound ns/elem and which
+ * bound binds (memory or compute), % of bound = bound / min, GB/s = the
+ * model's compulsory bytes / min time, PASS/FAIL.
+ *
+ * Run rules: unit-box meshes of ~4 Mi elements (regular: 6 tets per cell,
+ * or 1 hex per cell), no constraints, variant qss_geo_linear for tets and
+ * qss_geo_generic for hexahedra (--variant overrides), kernel time only
+ * (FEINT_FLAG_TRUST_GEOMETRY at create); one untimed application per row,
+ * then `reps` timed ones.  Every row is validated before it is reported:
+ * y against feint_csr_spmv of feint_assemble's matrix (same variant),
+ * |y - y_ref| <= 2 m eps sum_e sum_s |A^e_rs x_s| per row (m products: the
+ * same element entries summed in another order), PASS/FAIL per row, exit 1
+ * on a FAIL.  A case the mesh paths do not integrate yet prints one line
+ * saying so.
+ *
+ * Usage: feint_bench_operator [--cells-tet N] [--cells-hex N] [--reps R]
+ *        [--csv FILE] [--case tet4-poisson,hex8-poisson] [--threads T1,T2]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feint.h"
+#include "feint_perfmodel.h"
+
+static int cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* s_i = sum_e sum_s |A^e_rs x_s|, m_i = products per row, from the
+ * variant's element matrices (64 Ki elements at a time). */
+static int abs_row_sums(const feint_mesh *m, const feint_integrate_desc *d, const double *coef,
+                        size_t nc, const double *x, double *s, double *cnt) {
+  feint_element_info ei;
+  feint_element_get_info(m->element, &ei);
+  const int ns = ei.num_nodes;
+  const size_t chunk = 1 << 16;
+  double *Ae = malloc(chunk * ns * ns * 8), *be = malloc(chunk * ns * 8);
+  memset(s, 0, m->num_vertices * 8), memset(cnt, 0, m->num_vertices * 8);
+  feint_integrate_desc dd = *d;
+  dd.layout_in = dd.layout_out = FEINT_LAYOUT_NATURAL;
+  dd.target = FEINT_TARGET_HOST, dd.flags = FEINT_FLAG_TRUST_GEOMETRY;
+  int st = 0;
+  for (size_t e0 = 0; e0 < m->num_elem && st == 0; e0 += chunk) {
+    feint_mesh sub = *m;
+    sub.num_elem = m->num_elem - e0 < chunk ? m->num_elem - e0 : chunk;
+    sub.conn = m->conn + e0 * ns;
+    st = feint_integrate_mesh(&dd, &sub, coef + e0 * nc, Ae, be);
+    for (size_t i = 0; i < sub.num_elem && st == 0; i++)
+      for (int r = 0; r < ns; r++)
+        for (int c = 0; c < ns; c++) {
+          s[sub.conn[i * ns + r]] += fabs(Ae[(i * ns + r) * ns + c] * x[sub.conn[i * ns + c]]);
+          cnt[sub.conn[i * ns + r]] += 1;
+        }
+  }
+  free(Ae), free(be);
+  return st;
+}
+
+int main(int argc, char **argv) {
+  size_t cells_tet = 88, cells_hex = 160; /* 6 * 88^3 = 4.09 M tets, 160^3 = 4.10 M hexes */
+  int reps = 5, variant_arg = -1;
+  const char *csv = NULL, *cases = "tet4-poisson,hex8-poisson";
+  int thread_list[2] = {omp_get_max_threads(), 1}, nthread_list = omp_get_max_threads() > 1 ? 2 : 1;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--cells-tet") && i + 1 < argc) cells_tet = (size_t)atol(argv[++i]);
+    else if (!strcmp(argv[i], "--cells-hex") && i + 1 < argc) cells_hex = (size_t)atol(argv[++i]);
+    else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--variant") && i + 1 < argc) variant_arg = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
+    else if (!strcmp(argv[i], "--case") && i + 1 < argc) cases = argv[++i];
+    else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+      nthread_list = sscanf(argv[++i], "%d,%d", &thread_list[0], &thread_list[1]);
+      if (nthread_list < 1) nthread_list = 1;
+    } else {
+      fprintf(stderr,
+              "usage: %s [--cells-tet N] [--cells-hex N] [--reps R] [--variant V] [--csv FILE] "
+              "[--case list] [--threads T1,T2]\n",
+              argv[0]);
+      return 2;
+    }
+  }
+  if (reps < 1) reps = 1;
+  FILE *out = csv ? fopen(csv, "w") : NULL;
+  if (out)
+    fprintf(out, "case,form,strategy,variant,threads,num_elem,num_dofs,nnz,reps,min_ns,median_ns,"
+                 "mdofs,bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,"
+                 "pct_of_bound,status\n");
+  printf("feint_bench_operator: feint %s, %d threads max, y = A x with host arrays, kernel time "
+         "(trusted geometry)\n",
+         FEINT_VERSION_STRING, omp_get_max_threads());
+  printf("%-13s %-11s %-9s %3s %9s %9s %9s %8s %9s %8s %7s %6s %s\n", "case", "form", "strategy",
+         "thr", "elements", "min ns/e", "med ns/e", "MDoF/s", "bound ns", "binds", "%bound",
+         "GB/s", "status");
+  const size_t tn = (size_t)1 << 24; /* triad over 3 x 2^24 doubles (384 MiB) */
+  double *ta = aligned_alloc(64, tn * 8), *tb = aligned_alloc(64, tn * 8), *tc = aligned_alloc(64, tn * 8);
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < tn; i++) ta[i] = 0, tb[i] = 1, tc[i] = 2;
+  size_t fma_iters = 1u << 16;
+  while (feint_pm_time_fma(fma_iters, NULL) < 0.02 && fma_iters < (1u << 30)) fma_iters *= 2;
+  int any_fail = 0;
+  static const feint_element els[2] = {FEINT_TET4, FEINT_HEX8};
+  for (int k = 0; k < 2; k++) {
+    const feint_element el = els[k];
+    const feint_problem pb = FEINT_POISSON;
+    char name[64];
+    snprintf(name, sizeof name, "%s-poisson", feint_element_name(el));
+    if (!strstr(cases, name)) continue;
+    const feint_variant var = variant_arg >= 0 ? (feint_variant)variant_arg
+                              : el == FEINT_TET4 ? FEINT_QSS_GEO_LINEAR
+                                                 : FEINT_QSS_GEO_GENERIC;
+    omp_set_num_threads(thread_list[0]);
+    feint_mesh m;
+    const size_t cells = el == FEINT_TET4 ? cells_tet : cells_hex;
+    if (feint_mesh_box_create(el, cells, cells, cells, FEINT_PERTURB_NONE, 0.0, 1, &m)) {
+      fprintf(stderr, "mesh: %s\n", feint_last_error());
+      return 1;
+    }
+    size_t nc;
+    feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
+    double *coef = malloc(m.num_elem * nc * 8);
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < m.num_elem * nc; i++) coef[i] = 1.0;
+    const feint_integrate_desc d = {el, pb, var, 0, 0, FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
+    const size_t n = m.num_vertices;
+    double *x = malloc(n * 8), *y = malloc(n * 8), *yref = malloc(n * 8);
+    double *s = malloc(n * 8), *cnt = malloc(n * 8);
+    for (size_t i = 0; i < n; i++) x[i] = sin(0.001 * (double)i) + 0.5;
+    /* the reference: SpMV of the assembled matrix */
+    feint_csr A;
+    feint_assembly *plan;
+    int st = feint_csr_create(&m, 1, &A);
+    if (!st) st = feint_assembly_create(&m, &plan);
+    if (!st) st = feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A, y);
+    if (!st) st = feint_csr_spmv(&A, x, yref, FEINT_TARGET_HOST, 0, 0);
+    if (!st) st = abs_row_sums(&m, &d, coef, nc, x, s, cnt);
+    if (st) {
+      printf("%-13s not measured: %s\n", name, feint_last_error());
+      feint_csr_destroy(&A);
+      free(coef), free(x), free(y), free(yref), free(s), free(cnt);
+      feint_mesh_destroy(&m);
+      continue;
+    }
+    feint_assembly_destroy(plan);
+    for (int form = 0; form < FEINT_OPERATOR_FORM_COUNT; form++)
+      for (int strat = 0; strat < (form == FEINT_OPERATOR_ASSEMBLED ? 1 : FEINT_ASSEMBLE_COUNT);
+           strat++) {
+        omp_set_num_threads(thread_list[0]);
+        feint_operator *op = NULL;
+        if (feint_operator_create(&d, (feint_operator_form)form, (feint_assemble_strategy)strat,
+                                  &m, coef, 0, NULL, &op)) {
+          printf("%-13s %d not measured: %s\n", name, form, feint_last_error());
+          any_fail = 1;
+          continue;
+        }
+        static const char *form_names[3] = {"recompute", "precomputed", "assembled"};
+        for (int ti = 0; ti < nthread_list; ti++) {
+          omp_set_num_threads(thread_list[ti]);
+          feint_pm_operator_counts pc;
+          feint_pm_operator_counts_get(el, pb, var, (feint_operator_form)form,
+                                       (feint_assemble_strategy)strat, m.num_elem, n, A.nnz, &pc);
+          double *t = malloc(reps * 8), *bw = malloc(reps * 8), *fl = malloc(reps * 8);
+          int status = feint_operator_apply(op, x, y, 0);
+          for (int r = 0; r < reps && status == 0; r++) {
+            bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
+            int nthr = 1;
+            const double tf = feint_pm_time_fma(fma_iters, &nthr);
+            fl[r] = feint_pm_gflops(feint_pm_fma_flops(fma_iters, nthr), tf);
+            const double t0 = omp_get_wtime();
+            status = feint_operator_apply(op, x, y, 0);
+            t[r] = omp_get_wtime() - t0;
+          }
+          size_t bad = 0;
+          for (size_t i = 0; i < n; i++)
+            bad += !(fabs(y[i] - yref[i]) <= 2 * cnt[i] * DBL_EPSILON * s[i]);
+          const int pass = status == 0 && bad == 0;
+          any_fail |= !pass;
+          qsort(t, reps, 8, cmp_double), qsort(bw, reps, 8, cmp_double), qsort(fl, reps, 8, cmp_double);
+          const double ne = (double)m.num_elem;
+          const double tmin = t[0] / ne * 1e9, tmed = t[reps / 2] / ne * 1e9;
+          double bound_ns = 0;
+          feint_pm_bound which = FEINT_PM_BOUND_MEMORY;
+          feint_pm_predict(pc.bytes_compulsory, pc.flops, bw[reps / 2], fl[reps / 2], &bound_ns,
+                           &which);
+          bound_ns /= ne;
+          const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
+          const double gbs = (double)pc.bytes_compulsory / (t[0] * 1e9);
+          const double mdofs = (double)n / t[0] * 1e-6;
+          const char *sname = form == FEINT_OPERATOR_ASSEMBLED ? "-" : strat ? "atomics" : "colouring";
+          printf("%-13s %-11s %-9s %3d %9zu %9.2f %9.2f %8.1f %9.2f %8s %6.1f%% %6.1f %s\n", name,
+                 form_names[form], sname, thread_list[ti], m.num_elem, tmin, tmed, mdofs, bound_ns,
+                 feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
+          if (!pass)
+            printf("  FAIL: status %d (%s), %zu entries off the reference\n", status,
+                   feint_last_error(), bad);
+          if (out)
+            fprintf(out,
+                    "%s,%s,%s,%d,%d,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
+                    name, form_names[form], sname, (int)var, thread_list[ti], m.num_elem, n, A.nnz,
+                    reps, tmin, tmed, mdofs, (double)pc.bytes_compulsory / ne,
+                    (double)pc.flops / ne, bw[reps / 2], fl[reps / 2], bound_ns,
+                    feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");
+          fflush(stdout);
+          free(t), free(bw), free(fl);
+        }
+        feint_operator_destroy(op);
+      }
+    feint_csr_destroy(&A);
+    free(coef), free(x), free(y), free(yref), free(s), free(cnt);
+    feint_mesh_destroy(&m);
+  }
+  if (out) fclose(out);
+  free(ta), free(tb), free(tc);
+  return any_fail;
+}

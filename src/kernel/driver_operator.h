@@ -1,0 +1,229 @@
+/*
+ * kernel/driver_operator.h - the matrix-free operator loop of a variant
+ * (FEINT_OPERATOR_RECOMPUTE): y += sum_e A^e x_e with A^e recomputed from
+ * the mesh at every application and never stored.  A template included by
+ * kernel/driver.h, so every variant file instantiates it with its own
+ * FEINT_ELEMENT_FN; it defines
+ *   void feint_variant_<name>_op_host(const feint_op_kernel_args *)
+ * and, in offload builds, feint_variant_<name>_op_device (below).
+ *
+ * Host mapping: as kernel/driver_mesh.h - a block of FEINT_BLOCK_LEN
+ * elements at a time, each lane's vertex coordinates gathered through the
+ * connectivity into a blocked buffer (no geometry array exists), the
+ * variant's element function lane-parallel (omp simd) into a block buffer
+ * A[nd * nd][B] that stays in L1, then x_e gathered (x[dof of row r of lane
+ * l]), y_e = A^e x_e lane-parallel, and y_e added into y: colour by colour
+ * with plain additions (no two elements of a colour share a vertex; the
+ * threads split a colour's blocks, each entry gets its contributions in
+ * colour order: bitwise reproducible for any thread count), or in mesh
+ * order with `omp atomic update`.  The variant's b^e is computed and
+ * dropped (the variants compute A^e and b^e together; for Poisson b^e costs
+ * N_Q N_S multiply-adds of the element's ~100-1000 flops).
+ *
+ * Device mapping: one thread per element (kernel/driver_mesh_device.h's):
+ * gather into registers, A^e in thread-local memory, y_e = A^e x_e, then the
+ * additions (one kernel per colour, or one kernel with atomics).
+ */
+#ifndef FEINT_VARIANT_NAME
+#error "kernel/driver_operator.h is included by kernel/driver.h"
+#endif
+
+#include "operator/op_kernel.h"
+
+/* Block [i0, i0 + nvalid) of elements (element i: order[i], or i if order
+ * is NULL); lanes past nvalid repeat lane 0's element and are dropped. */
+FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *ka, const int et,
+                                                    const int pb, const int atomic,
+                                                    const size_t i0, const int nvalid,
+                                                    const uint32_t *order) {
+  const int ns = feint_elem_nodes(et), cs = feint_problem_coeffs(et, pb);
+  const int nd = feint_problem_dofs(et, pb), nc = feint_problem_comps(pb);
+  const uint32_t *conn = ka->conn;
+  const double *coords = ka->coords, *coeffs = ka->coeffs, *x = ka->x;
+  double *y = ka->y;
+  double geo[3 * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
+  double coef[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
+  double A[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
+  double b[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
+  double xe[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
+  double ye[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
+  size_t elem[FEINT_B];
+  for (int l = 0; l < FEINT_B; l++) elem[l] = order ? order[i0 + (l < nvalid ? l : 0)]
+                                                    : i0 + (size_t)(l < nvalid ? l : 0);
+  for (int l = 0; l < FEINT_B; l++) {
+    const uint32_t *v = conn + elem[l] * (size_t)ns;
+    FEINT_UNROLL
+    for (int n = 0; n < ns; n++) {
+      const double *p = coords + 3 * (size_t)v[n];
+      FEINT_UNROLL
+      for (int a = 0; a < 3; a++) geo[(3 * n + a) * FEINT_B + l] = p[a];
+      FEINT_UNROLL
+      for (int c = 0; c < nc; c++) xe[(n * nc + c) * FEINT_B + l] = x[(size_t)v[n] * nc + c];
+    }
+  }
+  if (coeffs == NULL) { /* coefficients that do not enter A^e (Poisson's f) */
+    FEINT_UNROLL
+    for (int k = 0; k < cs * FEINT_B; k++) coef[k] = 0.0;
+  } else if (ka->layout_in == FEINT_LAYOUT_BLOCKED) {
+    for (int l = 0; l < FEINT_B; l++) {
+      const size_t e = elem[l];
+      const double *c = coeffs + (e - e % FEINT_B) * (size_t)cs + e % FEINT_B;
+      FEINT_UNROLL
+      for (int k = 0; k < cs; k++) coef[k * FEINT_B + l] = c[k * FEINT_B];
+    }
+  } else {
+    for (int l = 0; l < FEINT_B; l++) {
+      const double *c = coeffs + elem[l] * (size_t)cs;
+      FEINT_UNROLL
+      for (int k = 0; k < cs; k++) coef[k * FEINT_B + l] = c[k];
+    }
+  }
+  FEINT_OMP(simd)
+  for (int lane = 0; lane < FEINT_B; lane++) {
+    FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A + lane, b + lane, FEINT_B);
+    FEINT_UNROLL
+    for (int r = 0; r < nd; r++) {
+      double s = 0.0;
+      FEINT_UNROLL
+      for (int c = 0; c < nd; c++) s += A[(r * nd + c) * FEINT_B + lane] * xe[c * FEINT_B + lane];
+      ye[r * FEINT_B + lane] = s;
+    }
+  }
+  for (int l = 0; l < nvalid; l++) {
+    const uint32_t *v = conn + elem[l] * (size_t)ns;
+    FEINT_UNROLL
+    for (int r = 0; r < nd; r++) {
+      double *dst = y + (size_t)v[r / nc] * nc + r % nc;
+      if (atomic) {
+        FEINT_OMP(atomic update)
+        *dst += ye[r * FEINT_B + l];
+      } else {
+        *dst += ye[r * FEINT_B + l];
+      }
+    }
+  }
+}
+
+/* One case inside the enclosing parallel region (literal et, pb). */
+FEINT_INLINE void FEINT_VFN(feint_op_case_, _host)(const feint_op_kernel_args *ka, const int et,
+                                                   const int pb) {
+  if (!ka->atomic) {
+    for (size_t c = 0; c < ka->num_colours; c++) {
+      const size_t lo = ka->colour_ptr[c], hi = ka->colour_ptr[c + 1];
+      const size_t num_blk = (hi - lo + FEINT_B - 1) / FEINT_B;
+      FEINT_OMP(for schedule(static))
+      for (size_t blk = 0; blk < num_blk; blk++) {
+        const size_t i0 = lo + blk * FEINT_B;
+        const int nvalid = hi - i0 < FEINT_B ? (int)(hi - i0) : FEINT_B;
+        FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 0, i0, nvalid, ka->elem_order);
+      }
+    }
+    return;
+  }
+  const size_t n = ka->num_elem, num_blk = (n + FEINT_B - 1) / FEINT_B;
+  FEINT_OMP(for schedule(static))
+  for (size_t blk = 0; blk < num_blk; blk++) {
+    const size_t i0 = blk * FEINT_B;
+    const int nvalid = n - i0 < FEINT_B ? (int)(n - i0) : FEINT_B;
+    FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 1, i0, nvalid, NULL);
+  }
+}
+
+void FEINT_VFN(feint_variant_, _op_host)(const feint_op_kernel_args *ka) {
+  FEINT_OMP(parallel)
+  {
+#define FEINT_OP_HOST_CASE(ET, PB)                            \
+  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB) \
+    FEINT_VFN(feint_op_case_, _host)(ka, FEINT_##ET, FEINT_##PB);   \
+  else
+    FEINT_OP_FOR_EACH_CASE(FEINT_OP_HOST_CASE) {}
+#undef FEINT_OP_HOST_CASE
+  }
+}
+
+#ifdef FEINT_OFFLOAD
+#include <omp.h>
+
+#include "kernel/gpu_tuning.h"
+
+/* Element e: gather, integrate, y_e = A^e x_e, add (atomic a literal). */
+FEINT_INLINE void FEINT_VFN(feint_op_elem_, _device)(const int et, const int pb, const int atomic,
+                                                     const size_t e, const int lin,
+                                                     const double *coords, const uint32_t *conn,
+                                                     const double *coeffs, const double *x,
+                                                     double *y) {
+  const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
+  const size_t cs = (size_t)feint_problem_coeffs(et, pb);
+  const int nd = feint_problem_dofs(et, pb), nc = feint_problem_comps(pb);
+  const size_t lane = e % B, base = e - lane;
+  const uint32_t *v = conn + e * ns;
+  double geo[3 * FEINT_MAX_NODES], coef[FEINT_MAX_COEFFS];
+  FEINT_UNROLL
+  for (size_t n = 0; n < ns; n++)
+    FEINT_UNROLL
+    for (int a = 0; a < 3; a++) geo[3 * n + a] = coords[3 * (size_t)v[n] + a];
+  const size_t c0 = lin == FEINT_LAYOUT_BLOCKED ? base * cs + lane : e * cs;
+  const size_t cstride = lin == FEINT_LAYOUT_BLOCKED ? B : 1;
+  FEINT_UNROLL
+  for (size_t k = 0; k < cs; k++) coef[k] = coeffs ? coeffs[c0 + k * cstride] : 0.0;
+  double Ae[FEINT_MAX_DOFS * FEINT_MAX_DOFS], be[FEINT_MAX_DOFS], xe[FEINT_MAX_DOFS];
+  FEINT_ELEMENT_FN(et, pb, geo, coef, 1, Ae, be, 1);
+  FEINT_UNROLL
+  for (int r = 0; r < nd; r++) xe[r] = x[(size_t)v[r / nc] * nc + r % nc];
+  FEINT_UNROLL
+  for (int r = 0; r < nd; r++) {
+    double s = 0.0;
+    FEINT_UNROLL
+    for (int q = 0; q < nd; q++) s += Ae[r * nd + q] * xe[q];
+    double *dst = y + (size_t)v[r / nc] * nc + r % nc;
+    if (atomic) {
+      FEINT_OMP(atomic update)
+      *dst += s;
+    } else {
+      *dst += s;
+    }
+  }
+}
+
+/* Elements [lo, hi) of one case (element i: order[i], or i), one per thread. */
+#define FEINT_OP_DEVICE_LOOP(ET, PB, ATOMIC, lo, hi, order)                                     \
+  do {                                                                                          \
+    const size_t cnt_ = (hi) - (lo), lo_ = (lo);                                                \
+    const uint32_t *ord_ = (order);                                                             \
+    const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                         \
+    int nt_ = (cnt_ + ts_ - 1) / ts_ < (1u << 30) ? (int)((cnt_ + ts_ - 1) / ts_) : 1 << 30;    \
+    if (nt_ < 1) nt_ = 1;                                                                       \
+    if (host_fallback) nt_ = fallback_teams;                                                    \
+    FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)         \
+                 thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                  \
+                 is_device_ptr(coords, conn, coeffs, x, y, ord_))                               \
+    for (size_t i = 0; i < cnt_; i++)                                                           \
+      FEINT_VFN(feint_op_elem_, _device)(FEINT_##ET, FEINT_##PB, ATOMIC,                        \
+                                         ord_ ? ord_[lo_ + i] : lo_ + i, lin, coords, conn,    \
+                                         coeffs, x, y);                                         \
+  } while (0)
+
+void FEINT_VFN(feint_variant_, _op_device)(const feint_op_kernel_args *ka, int device,
+                                           int host_fallback) {
+  /* plain locals: the target regions capture these, never ka (a host pointer) */
+  const double *coords = ka->coords, *coeffs = ka->coeffs, *x = ka->x;
+  const uint32_t *conn = ka->conn, *order = ka->elem_order;
+  double *y = ka->y;
+  const size_t n = ka->num_elem, num_colours = ka->num_colours;
+  const size_t *colour_ptr = ka->colour_ptr;
+  const int lin = ka->layout_in, atomic = ka->atomic;
+  int fallback_teams = omp_get_num_procs() / 2;
+  if (fallback_teams < 1) fallback_teams = 1;
+#define FEINT_OP_DEVICE_CASE(ET, PB)                                                      \
+  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB) {                           \
+    if (atomic) {                                                                         \
+      FEINT_OP_DEVICE_LOOP(ET, PB, 1, (size_t)0, n, NULL);                                \
+    } else {                                                                              \
+      for (size_t c_ = 0; c_ < num_colours; c_++)                                         \
+        FEINT_OP_DEVICE_LOOP(ET, PB, 0, colour_ptr[c_], colour_ptr[c_ + 1], order);       \
+    }                                                                                     \
+  } else
+  FEINT_OP_FOR_EACH_CASE(FEINT_OP_DEVICE_CASE) {}
+#undef FEINT_OP_DEVICE_CASE
+}
+#endif /* FEINT_OFFLOAD */

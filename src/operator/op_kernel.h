@@ -1,0 +1,53 @@
+/*
+ * operator/op_kernel.h - what the matrix-free element loops of the operator
+ * (kernel/driver_operator.h, instantiated by every variant; the PRECOMPUTED
+ * loop of operator/matfree.c) are given, and the cases they cover.
+ */
+#ifndef FEINT_OPERATOR_OP_KERNEL_H
+#define FEINT_OPERATOR_OP_KERNEL_H
+
+#include "feint_internal.h"
+
+/* The cases of the matrix-free operator loops: those the mesh paths
+ * integrate (kernel/driver_mesh.h). */
+#define FEINT_OP_FOR_EACH_CASE(X) \
+  X(TET4, POISSON) X(TET4, CONVDIFF) X(PRISM6, POISSON) X(PRISM6, CONVDIFF)
+
+/* y += A x over the elements of a mesh, A^e recomputed (RECOMPUTE) or read
+ * from per-element data (PRECOMPUTED).  Every array lives in the memory of
+ * the run (host, or the device of a device call) except colour_ptr (host). */
+typedef struct {
+  int element, problem; /* feint_element, feint_problem */
+  int layout_in;        /* coeffs (RECOMPUTE) */
+  int atomic;           /* 1: atomic additions, elements in mesh order; 0: colour by colour */
+  size_t num_elem, num_dofs;
+  const double *coords; /* [num_vertices][3] */
+  const uint32_t *conn; /* [num_elem][N_S] */
+  const double *coeffs; /* RECOMPUTE: layout_in; NULL: all zero (coefficients that do not
+                           enter A^e, such as Poisson's load f, are not read) */
+  const double *x;      /* [num_dofs] */
+  double *y;            /* [num_dofs], accumulated into */
+  const uint32_t *elem_order; /* colouring: elements by colour */
+  const size_t *colour_ptr;   /* colouring: [num_colours + 1] (host) */
+  size_t num_colours;
+} feint_op_kernel_args;
+
+typedef void (*feint_op_variant_fn)(const feint_op_kernel_args *);
+FEINT_INTERNAL void feint_variant_qss_geo_linear_op_host(const feint_op_kernel_args *);
+FEINT_INTERNAL void feint_variant_qss_geo_generic_op_host(const feint_op_kernel_args *);
+FEINT_INTERNAL void feint_variant_sqs_geo_linear_op_host(const feint_op_kernel_args *);
+FEINT_INTERNAL void feint_variant_sqs_geo_generic_op_host(const feint_op_kernel_args *);
+FEINT_INTERNAL void feint_variant_ssq_geo_linear_op_host(const feint_op_kernel_args *);
+FEINT_INTERNAL void feint_variant_ssq_geo_generic_op_host(const feint_op_kernel_args *);
+#ifdef FEINT_OFFLOAD
+typedef void (*feint_op_variant_device_fn)(const feint_op_kernel_args *, int device,
+                                           int host_fallback);
+FEINT_INTERNAL void feint_variant_qss_geo_linear_op_device(const feint_op_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_qss_geo_generic_op_device(const feint_op_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_sqs_geo_linear_op_device(const feint_op_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_sqs_geo_generic_op_device(const feint_op_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_ssq_geo_linear_op_device(const feint_op_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_ssq_geo_generic_op_device(const feint_op_kernel_args *, int, int);
+#endif
+
+#endif /* FEINT_OPERATOR_OP_KERNEL_H */

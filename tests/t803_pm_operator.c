@@ -1,0 +1,90 @@
+/* t803 (t8xx: operators) - perfmodel/operator.c: the byte and flop counts
+ * of one operator application, by hand for tet4 and hex8 Poisson and tet4
+ * conv-diff on a made-up mesh (E = 10 elements, V = 5 vertices, nnz = 20),
+ * every form and strategy; argument errors. */
+#include "feint_perfmodel.h"
+#include "test_util.h"
+
+#define EQ(got, want, what) \
+  CHECK((got) == (want), "%s: %lld, expected %lld", (what), (long long)(got), (long long)(want))
+
+int main(void) {
+  feint_pm_operator_counts r;
+  feint_pm_counts c;
+  /* tet4 Poisson, qss_geo_linear: N = V = 5, N_S = N_D = 4 */
+  CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, &c),
+               FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_RECOMPUTE, FEINT_ASSEMBLE_COLOURING, 10,
+                                            5, 20, &r),
+               FEINT_SUCCESS, NULL);
+  EQ(r.bytes_vectors, 16 * 5, "recompute vectors");
+  EQ(r.bytes_conn, 4 * 4 * 10, "recompute conn");
+  EQ(r.bytes_coords, 24 * 5, "recompute coords");
+  EQ(r.bytes_coeffs, 0, "recompute Poisson coeffs (f not read)");
+  EQ(r.bytes_map, 4 * 10, "recompute colour order");
+  EQ(r.bytes_elem_data + r.bytes_matrix, 0, "recompute stored data");
+  EQ(r.bytes_compulsory, 80 + 160 + 120 + 40, "recompute compulsory");
+  EQ(r.bytes_zeroing, 8 * 5, "recompute zeroing");
+  EQ(r.flops, 10 * (c.flops + 2 * 16 + 4), "recompute flops");
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_RECOMPUTE, FEINT_ASSEMBLE_ATOMICS, 10,
+                                            5, 20, &r),
+               FEINT_SUCCESS, NULL);
+  EQ(r.bytes_map, 0, "recompute atomics map");
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_PRECOMPUTED, FEINT_ASSEMBLE_COLOURING,
+                                            10, 5, 20, &r),
+               FEINT_SUCCESS, NULL);
+  EQ(r.bytes_elem_data, 8 * 10 * 10, "precomputed packed A^e (10 of 16)");
+  EQ(r.bytes_compulsory, 80 + 160 + 800, "precomputed compulsory");
+  EQ(r.flops, 10 * (32 + 4), "precomputed flops");
+  EQ(r.bytes_qpt_factors, 8 * 6 * 10, "tet4 Poisson factors (one point)");
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_ASSEMBLED, FEINT_ASSEMBLE_COLOURING, 10,
+                                            5, 20, &r),
+               FEINT_SUCCESS, NULL);
+  EQ(r.bytes_matrix, 8 * 6 + 12 * 20, "assembled matrix");
+  EQ(r.bytes_compulsory, 80 + 48 + 240, "assembled compulsory");
+  EQ(r.bytes_zeroing, 0, "assembled zeroing");
+  EQ(r.flops, 40, "assembled flops");
+  /* tet4 conv-diff: 20 coefficients, full 16-entry A^e */
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_CONVDIFF, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_RECOMPUTE, FEINT_ASSEMBLE_ATOMICS, 10,
+                                            5, 20, &r),
+               FEINT_SUCCESS, NULL);
+  EQ(r.bytes_coeffs, 8 * 20 * 10, "conv-diff coeffs");
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_CONVDIFF, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_PRECOMPUTED, FEINT_ASSEMBLE_ATOMICS, 10,
+                                            5, 20, &r),
+               FEINT_SUCCESS, NULL);
+  EQ(r.bytes_elem_data, 8 * 16 * 10, "conv-diff full A^e");
+  EQ(r.bytes_qpt_factors, 8 * (6 + 20) * 10, "conv-diff factors");
+  /* hex8 Poisson: packed 36 of 64, factors 8 points x 6 */
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_HEX8, FEINT_POISSON, FEINT_QSS_GEO_GENERIC,
+                                            FEINT_OPERATOR_PRECOMPUTED, FEINT_ASSEMBLE_COLOURING,
+                                            10, 5, 20, &r),
+               FEINT_SUCCESS, NULL);
+  EQ(r.bytes_conn, 4 * 8 * 10, "hex8 conn");
+  EQ(r.bytes_elem_data, 8 * 36 * 10, "hex8 packed A^e");
+  EQ(r.bytes_qpt_factors, 8 * 48 * 10, "hex8 factors");
+  EQ(r.flops, 10 * (128 + 8), "hex8 precomputed flops");
+  /* errors */
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_ASSEMBLED, FEINT_ASSEMBLE_COLOURING, 10,
+                                            5, 20, NULL),
+               FEINT_ERR_NULL_ARG, "out");
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
+                                            (feint_operator_form)3, FEINT_ASSEMBLE_COLOURING, 10,
+                                            5, 20, &r),
+               FEINT_ERR_OUT_OF_RANGE, "form = 3");
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_ASSEMBLED, (feint_assemble_strategy)2,
+                                            10, 5, 20, &r),
+               FEINT_ERR_OUT_OF_RANGE, "strategy = 2");
+  CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
+                                            FEINT_OPERATOR_ASSEMBLED, FEINT_ASSEMBLE_COLOURING,
+                                            (size_t)1 << 51, 5, 20, &r),
+               FEINT_ERR_BAD_SIZE, "too large");
+  return test_failures != 0;
+}
