@@ -279,7 +279,7 @@ typedef struct {
   long long bytes_conn;        /* 4 N_S E (matrix-free forms) */
   long long bytes_coords;      /* 24 V (RECOMPUTE) */
   long long bytes_coeffs;      /* 8 C E, coefficients entering A^e (RECOMPUTE) */
-  long long bytes_map;         /* 4 E colour order (RECOMPUTE, colouring) */
+  long long bytes_map;         /* a stored visiting order: 0 (conn is copied in colour order) */
   long long bytes_elem_data;   /* 8 K E packed A^e (PRECOMPUTED) */
   long long bytes_matrix;      /* 8 (N + 1) + 12 nnz (ASSEMBLED) */
   long long bytes_compulsory;  /* the sum of the seven above: the bound's bytes */

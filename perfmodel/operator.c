@@ -11,12 +11,12 @@
  *                            8 N written, is reported apart (bytes_zeroing),
  *                            and the re-reads of y entries the scatter makes
  *                            hit cache at best
- *  RECOMPUTE      4 N_S E    connectivity, read once
+ *  RECOMPUTE      4 N_S E    connectivity, read once (colouring: a copy in
+ *                            colour order, so no separate colour order)
  *                 24 V       coordinates, once per vertex
  *                 8 C E      coefficients that enter A^e: conv-diff C = 20,
  *                            elasticity C = 2 + 3 N_Q (the variants read the
  *                            body force too), Poisson C = 0 (f is not read)
- *                 4 E        colouring: the colour order (atomics: 0)
  *  PRECOMPUTED    4 N_S E    connectivity copied in visiting order
  *                 8 K E      A^e packed: K = N_D (N_D + 1) / 2 (symmetric
  *                            problems) or N_D^2 (conv-diff); the padding of
@@ -63,7 +63,7 @@ feint_status feint_pm_operator_counts_get(feint_element element, feint_problem p
     r.bytes_conn = 4 * ns * E;
     r.bytes_coords = 24 * V;
     r.bytes_coeffs = 8 * C * E;
-    r.bytes_map = strategy == FEINT_ASSEMBLE_COLOURING ? 4 * E : 0;
+    r.bytes_map = 0; /* both strategies stream conn in visiting order */
     r.flops = E * (c.flops + 2 * nd * nd + nd);
   } else if (form == FEINT_OPERATOR_PRECOMPUTED) {
     r.bytes_conn = 4 * ns * E;

@@ -22,9 +22,9 @@ int main(void) {
   EQ(r.bytes_conn, 4 * 4 * 10, "recompute conn");
   EQ(r.bytes_coords, 24 * 5, "recompute coords");
   EQ(r.bytes_coeffs, 0, "recompute Poisson coeffs (f not read)");
-  EQ(r.bytes_map, 4 * 10, "recompute colour order");
+  EQ(r.bytes_map, 0, "recompute colour order (conn copied in that order)");
   EQ(r.bytes_elem_data + r.bytes_matrix, 0, "recompute stored data");
-  EQ(r.bytes_compulsory, 80 + 160 + 120 + 40, "recompute compulsory");
+  EQ(r.bytes_compulsory, 80 + 160 + 120, "recompute compulsory");
   EQ(r.bytes_zeroing, 8 * 5, "recompute zeroing");
   EQ(r.flops, 10 * (c.flops + 2 * 16 + 4), "recompute flops");
   CHECK_STATUS(feint_pm_operator_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR,
