@@ -50,7 +50,8 @@ feint_status feint_pm_operator_counts_get(feint_element element, feint_problem p
               FEINT_ERR_BAD_SIZE, "num_elem = %zu, num_vertices = %zu, nnz = %zu: too large",
               num_elem, num_vertices, nnz);
   const long long E = (long long)num_elem, V = (long long)num_vertices, Z = (long long)nnz;
-  const long long ns = c.num_nodes, d = problem == FEINT_ELASTICITY ? 3 : 1, N = d * V;
+  const int vec = problem == FEINT_ELASTICITY || problem == FEINT_ELASTICITY_QP;
+  const long long ns = c.num_nodes, d = vec ? 3 : 1, N = d * V;
   const long long nd = d * ns, nq = c.num_qpts;
   const long long C = problem == FEINT_POISSON ? 0 : c.coeffs;
   const long long K = problem == FEINT_CONVDIFF ? nd * nd : nd * (nd + 1) / 2;

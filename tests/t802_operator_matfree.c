@@ -96,7 +96,7 @@ static void check_case(feint_element el, feint_problem pb) {
         for (int form = 0; form < 2; form++)
           for (int var = 0; var < (form == FEINT_OPERATOR_RECOMPUTE ? FEINT_VARIANT_COUNT : 1);
                var++)
-            for (int lin = 0; lin < FEINT_LAYOUT_COUNT; lin += 1 + (var != 0 || tg)) {
+            for (int lin = 0; lin <= FEINT_LAYOUT_BLOCKED; lin += 1 + (var != 0 || tg)) {
               d.variant = (feint_variant)var;
               d.layout_in = (feint_layout)lin;
               char what[128];
@@ -172,6 +172,7 @@ done:
 
 int main(void) {
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
-    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++) check_case((feint_element)el, (feint_problem)pb);
+    for (int pb = 0; pb <= FEINT_ELASTICITY; pb++) /* the per-point problems: as elasticity */
+      check_case((feint_element)el, (feint_problem)pb);
   return test_failures != 0;
 }
