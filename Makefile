@@ -53,7 +53,8 @@ endif
 -include gpu.mk
 
 LIB_SRCS := $(wildcard src/*.c) $(wildcard src/variant/*.c) $(wildcard src/mesh/*.c) \
-  $(wildcard src/assembly/*.c) $(wildcard src/operator/*.c)
+  $(wildcard src/assembly/*.c) $(wildcard src/operator/*.c) \
+  $(wildcard src/solve/*.c)
 BINS :=
 -include perfmodel/perfmodel.mk
 
@@ -68,15 +69,16 @@ EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(EXAMPLE_SRCS))
 BENCH_BIN := $(BUILD)/bin/feint_bench
 BENCH_ASM_BIN := $(BUILD)/bin/feint_bench_assembly
 BENCH_OP_BIN := $(BUILD)/bin/feint_bench_operator
-BINS += $(BENCH_BIN) $(BENCH_ASM_BIN) $(BENCH_OP_BIN)
+BENCH_SOLVE_BIN := $(BUILD)/bin/feint_bench_solve
+BINS += $(BENCH_BIN) $(BENCH_ASM_BIN) $(BENCH_OP_BIN) $(BENCH_SOLVE_BIN)
 
 HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assembly/*.h \
-  src/operator/*.h perfmodel/*.h)
+  src/operator/*.h src/solve/*.h perfmodel/*.h)
 
 .PHONY: all lib tests examples test check bench report sanitize info format clean install deps \
   check-install
-# the version in the installed feint.pc
-FEINT_VERSION := 0.9
+# the version in the installed feint.pc: feint.h's FEINT_VERSION_STRING
+FEINT_VERSION := $(shell sed -n 's/^\#define FEINT_VERSION_STRING "\(.*\)"/\1/p' include/feint.h)
 # OpenMP flags a consumer links with (an offload build's consumers link its
 # device code too: gpu.mk's GPU_LDFLAGS without the -D defines)
 PC_OPENMP_LIBS = $(if $(GPU),$(filter-out -D%,$(GPU_LDFLAGS)),-fopenmp)
@@ -104,8 +106,13 @@ $(LIB_SHARED): $(LIB_OBJS)
 PETSC_FOUND := $(shell pkg-config --exists PETSc ompi-c 2>/dev/null && echo 1)
 HYPRE_INC ?= /usr/include/hypre
 ifeq ($(PETSC_FOUND),1)
-TEST_CFLAGS_t706_petsc_hypre += -DFEINT_HAVE_PETSC $(shell pkg-config --cflags PETSc ompi-c)
-TEST_LIBS_t706_petsc_hypre += $(shell pkg-config --libs PETSc ompi-c)
+PETSC_CFLAGS := -DFEINT_HAVE_PETSC $(shell pkg-config --cflags PETSc ompi-c)
+PETSC_LIBS := $(shell pkg-config --libs PETSc ompi-c)
+TEST_CFLAGS_t706_petsc_hypre += $(PETSC_CFLAGS)
+TEST_LIBS_t706_petsc_hypre += $(PETSC_LIBS)
+# example 04 (PETSc under MPI; t905 runs it with mpirun -n 2)
+EXAMPLE_CFLAGS_04_petsc_mpi += $(PETSC_CFLAGS)
+EXAMPLE_LIBS_04_petsc_mpi += $(PETSC_LIBS)
 endif
 ifneq ($(wildcard $(HYPRE_INC)/HYPRE_IJ_mv.h),)
 TEST_CFLAGS_t706_petsc_hypre += -DFEINT_HAVE_HYPRE -I$(HYPRE_INC)
@@ -116,9 +123,10 @@ $(BUILD)/tests/%: tests/%.c $(wildcard tests/*.h) $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TEST_CFLAGS_$*) -Itests $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS) $(TEST_LIBS_$*)
 
+# Per-example extra flags: EXAMPLE_CFLAGS_<name>, EXAMPLE_LIBS_<name>.
 $(BUILD)/examples/%: examples/%.c $(LIB_STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) $(EXAMPLE_CFLAGS_$*) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS) $(EXAMPLE_LIBS_$*)
 
 GIT_HASH := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 # The CPU the build flags target (clang: -target-cpu, e.g. znver4 for
@@ -137,6 +145,10 @@ $(BENCH_OP_BIN): bench/operator_bench.c $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
+$(BENCH_SOLVE_BIN): bench/solve_bench.c $(LIB_STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+
 # ---- the two commands of README.md -----------------------------------------
 # deps first (installs clang-19 & co. when root), then a fresh make so that the
 # toolchain is resolved again.
@@ -148,10 +160,11 @@ check: $(TEST_BINS) $(EXAMPLE_BINS) $(BINS)
 	@tools/run-tests.sh $(BUILD)
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BENCH_ASM_BIN) $(BENCH_OP_BIN)
+	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BENCH_ASM_BIN) $(BENCH_OP_BIN) $(BENCH_SOLVE_BIN)
 	@tools/run-bench.sh $(BENCH_BIN)
 	@tools/run-bench.sh $(BENCH_ASM_BIN) --csv bench/results/assembly_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
 	@tools/run-bench.sh $(BENCH_OP_BIN) --csv bench/results/operator_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
+	@tools/run-bench.sh $(BENCH_SOLVE_BIN) --csv bench/results/solve_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
 
 deps:
 	@tools/deps.sh
@@ -196,7 +209,7 @@ info:
 	@echo "threads  = $(shell nproc)"
 
 format:
-	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c src/mesh/*.c src/mesh/*.h src/assembly/*.c src/assembly/*.h src/operator/*.c src/operator/*.h tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h fuzz/*.c)
+	clang-format -i $(wildcard include/*.h src/*.c src/*.h src/kernel/*.h src/variant/*.c src/mesh/*.c src/mesh/*.h src/assembly/*.c src/assembly/*.h src/operator/*.c src/operator/*.h src/solve/*.c src/solve/*.h tests/*.c tests/*.h bench/*.c examples/*.c perfmodel/*.c perfmodel/*.h fuzz/*.c)
 
 # Installs the headers, both libraries and a pkg-config file, so that a
 # consumer builds with `$(CC) $$(pkg-config --cflags feint) app.c $$(pkg-config
@@ -219,7 +232,8 @@ install: lib
 
 # installed use, out of tree (tools/check-install.sh): the examples that need
 # only feint.h, built against `make install` with pkg-config
-INSTALL_CHECK_EXAMPLES ?= examples/01_single_tet.c examples/02_mesh_batch.c
+INSTALL_CHECK_EXAMPLES ?= examples/01_single_tet.c examples/02_mesh_batch.c \
+  examples/03_gmsh_poisson.c
 check-install: lib
 	@tools/check-install.sh $(CC) $(INSTALL_CHECK_EXAMPLES)
 

@@ -159,6 +159,9 @@ typedef enum {
   FEINT_ERR_BAD_COEFF,     /* a physical coefficient is inadmissible (elasticity: mu < 0
                               or lambda + 2 mu / 3 <= 0 or NaN; poisson_kappa: kappa <= 0
                               or NaN) */
+  FEINT_ERR_NOT_CONVERGED, /* an iterative solver reached its iteration limit (feint_solve) */
+  FEINT_ERR_BREAKDOWN,     /* an iterative solver met a division by zero or a negative
+                              curvature: the operator is not symmetric positive definite */
   FEINT_STATUS_COUNT
 } feint_status;
 
@@ -834,6 +837,82 @@ feint_status feint_operator_diagonal(const feint_operator *op, double *diag, uns
  * i (as feint_csr_dirichlet).  b: [num_dofs], overwritten.  The solution of
  * A u = b has u_i = g_i. */
 feint_status feint_operator_rhs(const feint_operator *op, const double *bc_values, double *b);
+
+/* ---- Solvers (src/solve/) ------------------------------------------------
+ * Krylov solvers for A x = b with A a symmetric positive definite
+ * feint_operator (any form, host or device).  Both methods are the
+ * conjugate gradient method (the same iterates in exact arithmetic):
+ *  FEINT_SOLVER_CG            textbook (preconditioned) CG: per iteration one
+ *                             operator application and two reductions
+ *                             (p^T A p, then r^T r and r^T z fused with the
+ *                             x and r updates);
+ *  FEINT_SOLVER_PIPELINED_CG  the one-reduction variant of seed 004
+ *                             (Chronopoulos/Gear form, as Rupp et al. run it
+ *                             on GPUs): x, r and p are updated in one pass,
+ *                             then q = A p, then all four scalars
+ *                             (q^T M^-1 q, p^T q, r^T r, r^T M^-1 r) in one
+ *                             fused reduction; beta from the recurrence
+ *                             r_{k+1}^T z_{k+1} = alpha^2 q^T M^-1 q - r^T z.
+ *                             Fewer vector passes (12 vs 13 vector reads and
+ *                             writes per dof and iteration with Jacobi) and
+ *                             one global synchronisation instead of two; one
+ *                             extra operator application at the end (the
+ *                             convergence test sees r_k after q_k = A p_k).
+ * Preconditioners: FEINT_PC_NONE (M = I), FEINT_PC_JACOBI (M = diag(A) from
+ * feint_operator_diagonal; every diagonal entry must be positive).
+ * Vectors on the operator's side: a device operator (info.target =
+ * FEINT_TARGET_DEVICE) gets every vector of the iteration in device memory
+ * for the whole solve (b, x, the diagonal copied in once, x copied back at
+ * the end); its reductions are two-stage (per-team partial sums in a small
+ * device array, summed on the host in a fixed order), since LLVM's
+ * cross-team reductions are slow on NVIDIA GPUs.  A host operator runs
+ * OpenMP threads + SIMD on host arrays; one made for a device that fell back
+ * to the host (info.host_fallback) in an offload build runs the device
+ * passes on the initial device, as the operator does. */
+typedef enum { FEINT_SOLVER_CG = 0, FEINT_SOLVER_PIPELINED_CG, FEINT_SOLVER_COUNT } feint_solver;
+typedef enum { FEINT_PC_NONE = 0, FEINT_PC_JACOBI, FEINT_PC_COUNT } feint_pc;
+
+typedef struct {
+  feint_solver solver;
+  feint_pc pc;
+  double rtol;     /* > 0 and finite: stop when ||r_k||_2 <= rtol * ||b||_2 */
+  size_t max_iter; /* 0 allowed: reports the initial residual */
+  double *history; /* NULL or [max_iter + 1] host array: ||r_k||_2 for
+                      k = 0..iterations (entries beyond are not written) */
+} feint_solve_desc;
+
+typedef struct {
+  size_t iterations;    /* k where the solver stopped (0: the initial guess) */
+  double residual_norm; /* ||r_k||_2 where the solver stopped (the iteration's
+                           recursively updated residual; NaN if it met one) */
+  double rhs_norm;      /* ||b||_2 */
+  int converged;        /* 1 if residual_norm <= rtol * rhs_norm */
+} feint_solve_info;
+
+/* Solve A x = b with op.  b, x: host arrays [info.num_dofs] (not
+ * overlapping); x holds the initial guess on entry and the iterate where the
+ * solver stopped on exit (also when it stops with NOT_CONVERGED, BREAKDOWN
+ * or a NaN met during the iteration).  b = 0 gives x = 0 (the solution of
+ * a nonsingular system) with 0 iterations.  info (may be NULL) is filled on
+ * success and on the three iteration statuses below.
+ * Errors, outputs untouched: FEINT_ERR_NULL_ARG (op, desc, b, x),
+ * FEINT_ERR_OUT_OF_RANGE (desc->solver, desc->pc; desc->rtol not in
+ * (0, inf), NaN included), FEINT_ERR_BAD_SIZE (desc->max_iter + 1 overflows
+ * with a history), FEINT_ERR_UNSUPPORTED (b and x overlap; a non-symmetric
+ * operator: CG needs a symmetric positive definite one),
+ * FEINT_ERR_NOT_FINITE (a NaN or Inf in b or in the initial x, naming the
+ * first index), FEINT_ERR_BREAKDOWN (Jacobi: a diagonal entry <= 0 or not
+ * finite, naming it), FEINT_ERR_ALLOC, FEINT_ERR_DEVICE and the operator's
+ * own errors.
+ * Iteration statuses (info filled, x = the last iterate, message with the
+ * iteration and residual): FEINT_ERR_NOT_CONVERGED (max_iter iterations
+ * without reaching rtol; max_iter = 0 reports the initial residual and
+ * returns this unless the initial guess already satisfies rtol),
+ * FEINT_ERR_BREAKDOWN (p^T A p <= 0 or r^T M^-1 r <= 0: the operator or the
+ * preconditioner is not positive definite), FEINT_ERR_NOT_FINITE (a NaN or
+ * Inf met during the iteration, e.g. from the operator). */
+feint_status feint_solve(const feint_operator *op, const feint_solve_desc *desc, const double *b,
+                         double *x, feint_solve_info *info);
 
 #ifdef __cplusplus
 }

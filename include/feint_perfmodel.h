@@ -295,6 +295,23 @@ feint_status feint_pm_operator_counts_get(feint_element element, feint_problem p
                                           size_t num_vertices, size_t nnz,
                                           feint_pm_operator_counts *out);
 
+/* ---- Solvers (perfmodel/solve.c) ----------------------------------------- */
+
+/* One iteration of feint_solve on n unknowns (derivations in
+ * perfmodel/solve.c), the operator being the assembled CSR matrix with nnz
+ * stored entries (SpMV). */
+typedef struct {
+  long long bytes_vectors; /* 8 (11 + 2J) n CG, 8 (10 + 2J) n pipelined (J = 1 with Jacobi) */
+  long long flops_vectors; /* (12 + 2J) n CG, (14 + 3J) n pipelined */
+  long long bytes_apply;   /* 8 (n + 1) + 12 nnz + 16 n: the SpMV */
+  long long flops_apply;   /* 2 nnz */
+  long long bytes, flops;  /* totals: the bound's bytes and flops per iteration */
+  int reductions;          /* global reductions per iteration: 2 CG, 1 pipelined */
+} feint_pm_cg_counts;
+
+feint_status feint_pm_cg_counts_get(feint_solver solver, feint_pc pc, size_t n, size_t nnz,
+                                    feint_pm_cg_counts *out);
+
 /* Errors: every feint_pm_* function records its message for
  * feint_last_error() (feint.h), like the rest of the library. */
 

@@ -14,7 +14,8 @@
 
 PM_DIR := perfmodel
 
-LIB_SRCS += $(PM_DIR)/names.c $(PM_DIR)/counts.c $(PM_DIR)/assembly.c $(PM_DIR)/operator.c $(PM_DIR)/platform.c $(PM_DIR)/measure.c
+LIB_SRCS += $(PM_DIR)/names.c $(PM_DIR)/counts.c $(PM_DIR)/assembly.c $(PM_DIR)/operator.c \
+  $(PM_DIR)/solve.c $(PM_DIR)/platform.c $(PM_DIR)/measure.c
 
 # The host characterisation kernels need the machine's vector FMA
 # instructions (AVX2/AVX-512 intrinsics, vmovntpd stores); without them

@@ -28,6 +28,11 @@ const char *feint_status_string(feint_status status) {
     case FEINT_ERR_BAD_COEFF:
       return "a physical coefficient is inadmissible (elasticity: mu < 0, lambda + 2 mu / 3 <= 0, "
              "or NaN)";
+    case FEINT_ERR_NOT_CONVERGED:
+      return "an iterative solver stopped at its iteration limit without reaching the tolerance";
+    case FEINT_ERR_BREAKDOWN:
+      return "an iterative solver broke down (p^T A p <= 0 or a zero division): the operator or "
+             "preconditioner is not symmetric positive definite";
     case FEINT_STATUS_COUNT: break;
   }
   return "unknown status code";

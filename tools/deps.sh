@@ -7,9 +7,10 @@
 # t603 skips without it), python3 (t606 parses VTU output with it),
 # python3-vtk9 (t607: VTK itself reads the VTU output; skips without it), PETSc
 # and hypre (libpetsc-real-dev, libhypre-dev, pkg-config: test t706 hands
-# feint's CSR matrix to them).  As root, missing packages are installed with
-# apt-get; otherwise the exact command is printed and the build goes on with
-# what is there.
+# feint's CSR matrix to them; example 04 solves with them under MPI),
+# openmpi-bin (mpirun for t905: example 04 on 2 ranks).  As root, missing
+# packages are installed with apt-get; otherwise the exact command is
+# printed and the build goes on with what is there.
 set -u
 need=()
 command -v clang-19 >/dev/null 2>&1 || need+=(clang-19)
@@ -26,6 +27,7 @@ command -v gmsh >/dev/null 2>&1 || need+=(gmsh)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists PETSc 2>/dev/null || need+=(libpetsc-real-dev)
 [ -e /usr/include/hypre/HYPRE_IJ_mv.h ] || need+=(libhypre-dev)
+command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin) # t905: example 04 under mpirun -n 2
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${need[*]}"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

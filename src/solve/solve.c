@@ -1,0 +1,585 @@
+/*
+ * solve.c - feint_solve: conjugate gradients and the one-reduction pipelined
+ * CG of seed 004, unpreconditioned or Jacobi-preconditioned, on host or
+ * device vectors.
+ *
+ * The two iterations (cg_iterate, pipelined_iterate) are written once, over
+ * an operator given as callbacks (feint_solve_operator, solve_internal.h;
+ * feint_solve wraps a feint_operator in it).  They call the operator and
+ * fused vector kernels: each
+ * kern_* below is what one pass does at index i (reading and writing the
+ * vectors, adding to at most NSUM sums), and vec_pass runs a pass either as
+ * OpenMP threads + SIMD over host arrays or as a target region over device
+ * arrays.  Device reductions are two-stage: each team reduces a contiguous
+ * chunk with its threads (an intra-team reduction, which LLVM does well) and
+ * writes its partial sums to a small device array [NSUM][num_teams]; the
+ * host copies that array back and adds it up in team order (deterministic).
+ * LLVM 19's cross-team `reduction` clause on NVIDIA GPUs is slow (DESIGN.md),
+ * and the host needs the scalars anyway (alpha, beta, the stopping test).
+ *
+ * Vector passes per iteration and dof (doubles read + written), M = Jacobi:
+ *  CG:            p^T q (2) | x += a p, r -= a q, sums r^T r, r^T z (5 + 2)
+ *                 | p = z + b p (3 + 1)                       = 13, 2 reductions
+ *  pipelined CG:  x += a p, r -= a q, p = z + b p (5 + 3) | sums q^T M^-1 q,
+ *                 p^T q, r^T r, r^T M^-1 r (4)                = 12, 1 reduction
+ * (without a preconditioner the reads of M^-1 drop: 11 and 10), plus the
+ * operator application.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef FEINT_OFFLOAD
+#include <omp.h>
+#endif
+
+#include "solve/solve_internal.h"
+
+#define NSUM 4
+/* threads per team of the device passes (a multiple of the warp) */
+#define SOLVE_THREADS 256
+/* device reductions: at least this many entries per thread, at most this
+ * many teams (the partial sums copied back: NSUM * 8 bytes per team) */
+#define SOLVE_ENTRIES_PER_THREAD 8
+#define SOLVE_MAX_TEAMS 1024
+
+/* The vectors of an iteration (host or device pointers, as the pass runs)
+ * and its two scalars.  dinv: the inverse diagonal, NULL without
+ * preconditioner (z = r). */
+typedef struct {
+  double *x, *r, *p, *q;
+  const double *b, *dinv;
+  double alpha, beta;
+} solve_vecs;
+
+#pragma omp declare target
+/* z_i = (M^-1 r)_i */
+static inline double precond(const solve_vecs *v, size_t i, double ri) {
+  return v->dinv ? v->dinv[i] * ri : ri;
+}
+/* r = b - q (q = A x_0), p = z; sums b^T b, r^T r, r^T z */
+static inline void kern_init(const solve_vecs *v, size_t i, double s[NSUM]) {
+  const double bi = v->b[i], ri = bi - v->q[i], zi = precond(v, i, ri);
+  v->r[i] = ri;
+  v->p[i] = zi;
+  s[0] += bi * bi;
+  s[1] += ri * ri;
+  s[2] += ri * zi;
+}
+/* CG: sum p^T q (q = A p) */
+static inline void kern_cg_pq(const solve_vecs *v, size_t i, double s[NSUM]) {
+  s[0] += v->p[i] * v->q[i];
+}
+/* CG: x += alpha p, r -= alpha q; sums r^T r, r^T z */
+static inline void kern_cg_xr(const solve_vecs *v, size_t i, double s[NSUM]) {
+  const double ri = v->r[i] - v->alpha * v->q[i], zi = precond(v, i, ri);
+  v->x[i] += v->alpha * v->p[i];
+  v->r[i] = ri;
+  s[0] += ri * ri;
+  s[1] += ri * zi;
+}
+/* CG: p = z + beta p */
+static inline void kern_cg_p(const solve_vecs *v, size_t i) {
+  v->p[i] = precond(v, i, v->r[i]) + v->beta * v->p[i];
+}
+/* pipelined CG: x += alpha p, r -= alpha q, p = z(new r) + beta p */
+static inline void kern_pcg_xrp(const solve_vecs *v, size_t i) {
+  const double pi = v->p[i], ri = v->r[i] - v->alpha * v->q[i];
+  v->x[i] += v->alpha * pi;
+  v->r[i] = ri;
+  v->p[i] = precond(v, i, ri) + v->beta * pi;
+}
+/* pipelined CG: sums q^T M^-1 q, p^T q, r^T r, r^T M^-1 r (q = A p) */
+static inline void kern_pcg_dots(const solve_vecs *v, size_t i, double s[NSUM]) {
+  const double qi = v->q[i], ri = v->r[i];
+  s[0] += qi * precond(v, i, qi);
+  s[1] += v->p[i] * qi;
+  s[2] += ri * ri;
+  s[3] += ri * precond(v, i, ri);
+}
+#pragma omp end declare target
+
+enum { K_INIT, K_CG_PQ, K_CG_XR, K_CG_P, K_PCG_XRP, K_PCG_DOTS };
+
+/* Where the passes run. */
+typedef struct {
+  size_t n;
+  int on_target;       /* 1: target regions on dev over device arrays */
+  int dev;             /* device number (the initial device in host fallback) */
+  int op_device_ptrs;  /* the operator takes device pointers */
+  int num_teams;       /* device reductions: teams and entries per team */
+  size_t chunk;
+  int update_teams;    /* device update passes: teams */
+  int thread_limit;    /* threads per team */
+  double *part;        /* device [NSUM][num_teams] partial sums */
+  double *part_host;   /* host copy */
+} solve_ctx;
+
+/* Host pass with sums: threads + SIMD, OpenMP reduction. */
+#define HOST_SUM_PASS(fn)                                                                      \
+  do {                                                                                         \
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                             \
+    _Pragma("omp parallel for simd schedule(static) reduction(+ : s0, s1, s2, s3)")            \
+    for (size_t i = 0; i < n; i++) {                                                           \
+      double t[NSUM] = {0.0, 0.0, 0.0, 0.0};                                                   \
+      fn(&v, i, t);                                                                            \
+      s0 += t[0];                                                                              \
+      s1 += t[1];                                                                              \
+      s2 += t[2];                                                                              \
+      s3 += t[3];                                                                              \
+    }                                                                                          \
+    sums[0] = s0;                                                                              \
+    sums[1] = s1;                                                                              \
+    sums[2] = s2;                                                                              \
+    sums[3] = s3;                                                                              \
+  } while (0)
+
+#define HOST_UPDATE_PASS(fn)                                      \
+  do {                                                            \
+    _Pragma("omp parallel for simd schedule(static)")             \
+    for (size_t i = 0; i < n; i++) fn(&v, i);                     \
+  } while (0)
+
+#ifdef FEINT_OFFLOAD
+/* Device pass with sums, stage 1: team t reduces entries
+ * [t chunk, (t+1) chunk) with its threads (schedule(static, 1): consecutive
+ * threads read consecutive entries) into part[k][t]. */
+#define DEVICE_SUM_PASS(fn)                                                                    \
+  do {                                                                                         \
+    _Pragma("omp target teams distribute num_teams(nt) thread_limit(tl) device(dev) is_device_ptr(part) firstprivate(v)") \
+    for (int t = 0; t < nt; t++) {                                                             \
+      const size_t lo = (size_t)t * chunk, hi = lo + chunk < n ? lo + chunk : n;               \
+      double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                           \
+      _Pragma("omp parallel for schedule(static, 1) reduction(+ : s0, s1, s2, s3)")            \
+      for (size_t i = lo; i < hi; i++) {                                                       \
+        double u[NSUM] = {0.0, 0.0, 0.0, 0.0};                                                 \
+        fn(&v, i, u);                                                                          \
+        s0 += u[0];                                                                            \
+        s1 += u[1];                                                                            \
+        s2 += u[2];                                                                            \
+        s3 += u[3];                                                                            \
+      }                                                                                        \
+      part[t] = s0;                                                                            \
+      part[nt + t] = s1;                                                                       \
+      part[2 * nt + t] = s2;                                                                   \
+      part[3 * nt + t] = s3;                                                                   \
+    }                                                                                          \
+  } while (0)
+
+#define DEVICE_UPDATE_PASS(fn)                                                                 \
+  do {                                                                                         \
+    _Pragma("omp target teams distribute parallel for num_teams(ut) thread_limit(tl) device(dev) firstprivate(v)") \
+    for (size_t i = 0; i < n; i++) fn(&v, i);                                                  \
+  } while (0)
+#endif
+
+/* Run pass `kernel` over the vectors; sums[0..nsum-1] receive its sums
+ * (nsum: how many the kernel produces; 0 for the update passes). */
+static feint_status vec_pass(const solve_ctx *c, int kernel, const solve_vecs *vp, int nsum,
+                             double sums[NSUM]) {
+  const solve_vecs v = *vp;
+  const size_t n = c->n;
+  if (!c->on_target) {
+    switch (kernel) {
+      case K_INIT: HOST_SUM_PASS(kern_init); break;
+      case K_CG_PQ: HOST_SUM_PASS(kern_cg_pq); break;
+      case K_CG_XR: HOST_SUM_PASS(kern_cg_xr); break;
+      case K_CG_P: HOST_UPDATE_PASS(kern_cg_p); break;
+      case K_PCG_XRP: HOST_UPDATE_PASS(kern_pcg_xrp); break;
+      case K_PCG_DOTS: HOST_SUM_PASS(kern_pcg_dots); break;
+      default: break;
+    }
+    return FEINT_SUCCESS;
+  }
+#ifdef FEINT_OFFLOAD
+  const int dev = c->dev, nt = c->num_teams, ut = c->update_teams, tl = c->thread_limit;
+  const size_t chunk = c->chunk;
+  double *part = c->part;
+  switch (kernel) {
+    case K_INIT: DEVICE_SUM_PASS(kern_init); break;
+    case K_CG_PQ: DEVICE_SUM_PASS(kern_cg_pq); break;
+    case K_CG_XR: DEVICE_SUM_PASS(kern_cg_xr); break;
+    case K_CG_P: DEVICE_UPDATE_PASS(kern_cg_p); break;
+    case K_PCG_XRP: DEVICE_UPDATE_PASS(kern_pcg_xrp); break;
+    case K_PCG_DOTS: DEVICE_SUM_PASS(kern_pcg_dots); break;
+    default: break;
+  }
+  if (nsum == 0) return FEINT_SUCCESS;
+  /* stage 2: the partial sums back (nsum * nt doubles), added in team order */
+  FEINT_CHECK(omp_target_memcpy(c->part_host, part, (size_t)nsum * (size_t)nt * sizeof(double), 0,
+                                0, omp_get_initial_device(), dev) == 0,
+              FEINT_ERR_DEVICE, "copying %d x %d partial sums from device %d failed", nsum, nt,
+              dev);
+  for (int k = 0; k < nsum; k++) {
+    double s = 0.0;
+    for (int t = 0; t < nt; t++) s += c->part_host[(size_t)k * (size_t)nt + (size_t)t];
+    sums[k] = s;
+  }
+  return FEINT_SUCCESS;
+#else
+  (void)nsum;
+  (void)sums;
+  return feint_error_set(FEINT_ERR_NO_DEVICE, __func__, __FILE__, __LINE__,
+                         "device vector passes need an offload build (make GPU=sm_XX)");
+#endif
+}
+
+/* ---- vector memory: host (malloc) or the pass's device --------------------- */
+
+static feint_status vec_alloc(const solve_ctx *c, size_t count, double **ptr) {
+  const size_t bytes = count * sizeof(double);
+  if (!c->on_target) {
+    *ptr = malloc(bytes);
+    FEINT_CHECK(*ptr != NULL, FEINT_ERR_ALLOC, "cannot allocate a vector of %zu doubles", count);
+    return FEINT_SUCCESS;
+  }
+#ifdef FEINT_OFFLOAD
+  *ptr = omp_target_alloc(bytes, c->dev);
+  FEINT_CHECK(*ptr != NULL, FEINT_ERR_ALLOC, "cannot allocate %zu doubles on device %d", count,
+              c->dev);
+#endif
+  return FEINT_SUCCESS;
+}
+
+static void vec_free(const solve_ctx *c, double *ptr) {
+  if (!ptr) return;
+  if (!c->on_target) {
+    free(ptr);
+    return;
+  }
+#ifdef FEINT_OFFLOAD
+  omp_target_free(ptr, c->dev);
+#endif
+}
+
+/* host -> pass memory (to_pass = 1) or back (0) */
+static feint_status vec_copy(const solve_ctx *c, void *dst, const void *src, size_t count,
+                             int to_pass) {
+  const size_t bytes = count * sizeof(double);
+  if (!c->on_target) {
+    memcpy(dst, src, bytes);
+    return FEINT_SUCCESS;
+  }
+#ifdef FEINT_OFFLOAD
+  const int host = omp_get_initial_device();
+  FEINT_CHECK(omp_target_memcpy(dst, src, bytes, 0, 0, to_pass ? c->dev : host,
+                                to_pass ? host : c->dev) == 0,
+              FEINT_ERR_DEVICE, "copying %zu doubles %s device %d failed", count,
+              to_pass ? "to" : "from", c->dev);
+#else
+  (void)to_pass;
+#endif
+  return FEINT_SUCCESS;
+}
+
+/* ---- the iterations ---------------------------------------------------------- */
+
+static const char *solver_name(feint_solver s) {
+  return s == FEINT_SOLVER_PIPELINED_CG ? "pipelined CG" : "CG";
+}
+
+/* What an iteration reports back. */
+typedef struct {
+  size_t k;
+  double rr, bb;
+  int converged;
+} solve_state;
+
+static void record(const feint_solve_desc *d, solve_state *st, size_t k, double rr) {
+  st->k = k;
+  st->rr = rr;
+  if (d->history) d->history[k] = sqrt(rr);
+}
+
+/* A scalar of the iteration that must be finite; NOT_FINITE naming it. */
+#define CHECK_FINITE_SCALAR(val, what)                                                          \
+  FEINT_CHECK(isfinite(val), FEINT_ERR_NOT_FINITE,                                              \
+              "%s, iteration %zu: %s = %g is not finite (a NaN or Inf in the operator's "        \
+              "output or the vectors); ||r|| = %g",                                             \
+              solver_name(d->solver), st->k, (what), (val), sqrt(st->rr))
+
+/* Breakdown test of a curvature / preconditioned norm that must be > 0. */
+#define CHECK_POSITIVE_SCALAR(val, what)                                                        \
+  FEINT_CHECK((val) > 0.0, FEINT_ERR_BREAKDOWN,                                                 \
+              "%s breakdown at iteration %zu: %s = %g <= 0, so the operator or "                \
+              "preconditioner is not positive definite; ||r|| = %g",                            \
+              solver_name(d->solver), st->k, (what), (val), sqrt(st->rr))
+
+/* r_0 = b - A x_0, p_0 = z_0; records k = 0.  sums: b^T b, r^T r, r^T z. */
+static feint_status start(const feint_solve_operator *op, const solve_ctx *c, const feint_solve_desc *d,
+                          solve_vecs *v, solve_state *st, double *rz) {
+  double s[NSUM] = {0.0, 0.0, 0.0, 0.0};
+  FEINT_CALL(op->apply(op->ctx, v->x, v->q));
+  FEINT_CALL(vec_pass(c, K_INIT, v, 3, s));
+  st->bb = s[0];
+  record(d, st, 0, s[1]);
+  *rz = s[2];
+  CHECK_FINITE_SCALAR(st->rr, "r_0^T r_0 (r_0 = b - A x_0)");
+  return FEINT_SUCCESS;
+}
+
+static int done(const feint_solve_desc *d, solve_state *st) {
+  if (sqrt(st->rr) <= d->rtol * sqrt(st->bb)) {
+    st->converged = 1;
+    return 1;
+  }
+  return st->k >= d->max_iter;
+}
+
+/* Textbook preconditioned CG (two reductions per iteration). */
+static feint_status cg_iterate(const feint_solve_operator *op, const solve_ctx *c,
+                               const feint_solve_desc *d, solve_vecs *v, solve_state *st) {
+  double s[NSUM] = {0.0, 0.0, 0.0, 0.0}, rz;
+  FEINT_CALL(start(op, c, d, v, st, &rz));
+  while (!done(d, st)) {
+    CHECK_FINITE_SCALAR(rz, "r^T M^-1 r");
+    CHECK_POSITIVE_SCALAR(rz, "r^T M^-1 r");
+    if (st->k > 0) FEINT_CALL(vec_pass(c, K_CG_P, v, 0, s)); /* p = z + beta p */
+    FEINT_CALL(op->apply(op->ctx, v->p, v->q));
+    FEINT_CALL(vec_pass(c, K_CG_PQ, v, 1, s));
+    CHECK_FINITE_SCALAR(s[0], "p^T A p");
+    CHECK_POSITIVE_SCALAR(s[0], "p^T A p");
+    v->alpha = rz / s[0];
+    FEINT_CALL(vec_pass(c, K_CG_XR, v, 2, s));
+    record(d, st, st->k + 1, s[0]);
+    CHECK_FINITE_SCALAR(st->rr, "r^T r");
+    v->beta = s[1] / rz;
+    rz = s[1];
+  }
+  return FEINT_SUCCESS;
+}
+
+/* Seed 004's pipelined CG: one fused reduction per iteration. */
+static feint_status pipelined_iterate(const feint_solve_operator *op, const solve_ctx *c,
+                                      const feint_solve_desc *d, solve_vecs *v, solve_state *st) {
+  double s[NSUM] = {0.0, 0.0, 0.0, 0.0}, rz;
+  FEINT_CALL(start(op, c, d, v, st, &rz));
+  if (done(d, st)) return FEINT_SUCCESS;
+  FEINT_CALL(op->apply(op->ctx, v->p, v->q));
+  FEINT_CALL(vec_pass(c, K_PCG_DOTS, v, 4, s));
+  for (;;) {
+    /* s: q^T M^-1 q, p^T q, r^T r, r^T M^-1 r of the current k */
+    CHECK_FINITE_SCALAR(s[0], "(A p)^T M^-1 (A p)");
+    CHECK_FINITE_SCALAR(s[1], "p^T A p");
+    CHECK_FINITE_SCALAR(s[3], "r^T M^-1 r");
+    CHECK_POSITIVE_SCALAR(s[1], "p^T A p");
+    CHECK_POSITIVE_SCALAR(s[3], "r^T M^-1 r");
+    rz = s[3];
+    v->alpha = rz / s[1];
+    /* r_{k+1}^T z_{k+1} = rz - 2 alpha p^T A p + alpha^2 q^T M^-1 q, and
+     * alpha p^T A p = rz (z_k = p_k - beta p_{k-1}, A-conjugacy) */
+    v->beta = (v->alpha * v->alpha * s[0] - rz) / rz;
+    FEINT_CALL(vec_pass(c, K_PCG_XRP, v, 0, s));
+    FEINT_CALL(op->apply(op->ctx, v->p, v->q));
+    FEINT_CALL(vec_pass(c, K_PCG_DOTS, v, 4, s));
+    record(d, st, st->k + 1, s[2]);
+    CHECK_FINITE_SCALAR(st->rr, "r^T r");
+    if (done(d, st)) return FEINT_SUCCESS;
+  }
+}
+
+/* ---- checks, set-up, the public call ------------------------------------------ */
+
+/* First index of a non-finite entry of a host array, SIZE_MAX if none; *all_zero. */
+static size_t scan_host(const double *a, size_t n, int *all_zero) {
+  size_t first = SIZE_MAX;
+  int nonzero = 0;
+#pragma omp parallel for schedule(static) reduction(min : first) reduction(| : nonzero)
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(a[i]) && i < first) first = i;
+    nonzero |= a[i] != 0.0;
+  }
+  if (all_zero) *all_zero = !nonzero;
+  return first;
+}
+
+static void fill_info(feint_solve_info *info, const solve_state *st) {
+  if (!info) return;
+  info->iterations = st->k;
+  info->residual_norm = sqrt(st->rr);
+  info->rhs_norm = sqrt(st->bb);
+  info->converged = st->converged;
+}
+
+feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_desc *desc,
+                             const double *b, double *x, feint_solve_info *info,
+                             int target_kernels) {
+  FEINT_CHECK(op != NULL, FEINT_ERR_NULL_ARG, "op is NULL");
+  FEINT_CHECK(desc != NULL, FEINT_ERR_NULL_ARG, "desc is NULL");
+  FEINT_CHECK(b != NULL, FEINT_ERR_NULL_ARG, "b is NULL");
+  FEINT_CHECK(x != NULL, FEINT_ERR_NULL_ARG, "x is NULL");
+  const feint_solve_desc d = *desc;
+  FEINT_CHECK_ENUM(d.solver, FEINT_SOLVER_COUNT, "desc->solver", "feint_solver");
+  FEINT_CHECK_ENUM(d.pc, FEINT_PC_COUNT, "desc->pc", "feint_pc");
+  FEINT_CHECK(d.rtol > 0.0 && isfinite(d.rtol), FEINT_ERR_OUT_OF_RANGE,
+              "desc->rtol = %g; the relative tolerance must be positive and finite", d.rtol);
+  FEINT_CHECK(!d.history || d.max_iter < SIZE_MAX / sizeof(double), FEINT_ERR_BAD_SIZE,
+              "desc->max_iter = %zu: a history of max_iter + 1 entries overflows", d.max_iter);
+  const size_t n = op->n;
+  FEINT_CHECK(n > 0, FEINT_ERR_BAD_SIZE, "the operator has no dofs");
+  FEINT_CHECK(op->symmetric, FEINT_ERR_UNSUPPORTED,
+              "the operator is not symmetric (its problem's matrix is not); %s needs a "
+              "symmetric positive definite operator",
+              solver_name(d.solver));
+  FEINT_CHECK((uintptr_t)b + n * sizeof(double) <= (uintptr_t)x ||
+                  (uintptr_t)x + n * sizeof(double) <= (uintptr_t)b,
+              FEINT_ERR_UNSUPPORTED, "b and x overlap");
+  int b_zero;
+  size_t bad = scan_host(b, n, &b_zero);
+  FEINT_CHECK(bad == SIZE_MAX, FEINT_ERR_NOT_FINITE, "b[%zu] = %g is not finite", bad, b[bad]);
+  bad = scan_host(x, n, NULL);
+  FEINT_CHECK(bad == SIZE_MAX, FEINT_ERR_NOT_FINITE,
+              "x[%zu] = %g (the initial guess) is not finite", bad, x[bad]);
+
+  solve_ctx c = {0};
+  c.n = n;
+  c.op_device_ptrs = op->device_ptrs;
+  c.on_target = c.op_device_ptrs || target_kernels;
+#ifdef FEINT_OFFLOAD
+  c.dev = c.op_device_ptrs ? op->device : omp_get_initial_device();
+  if (c.on_target) {
+    const int host = c.dev == omp_get_initial_device();
+    const size_t per_team = (size_t)SOLVE_THREADS * SOLVE_ENTRIES_PER_THREAD;
+    size_t nt = (n + per_team - 1) / per_team;
+    const size_t max_teams = host ? (size_t)omp_get_num_procs() : SOLVE_MAX_TEAMS;
+    if (nt > max_teams) nt = max_teams;
+    if (nt < 1) nt = 1;
+    c.chunk = (n + nt - 1) / nt;
+    c.num_teams = (int)((n + c.chunk - 1) / c.chunk); /* every team gets entries */
+    const size_t ut = (n + SOLVE_THREADS - 1) / SOLVE_THREADS;
+    c.update_teams = host ? omp_get_num_procs() : (int)(ut < INT32_MAX ? ut : INT32_MAX);
+    /* host fallback: one thread per team (teams are host threads there;
+     * more would oversubscribe the cores) */
+    c.thread_limit = host ? 1 : SOLVE_THREADS;
+  }
+#else
+  FEINT_CHECK(!c.on_target, FEINT_ERR_NO_DEVICE,
+              "device vectors need an offload build (make GPU=sm_XX)");
+#endif
+
+  solve_state st = {0, 0.0, 0.0, 0};
+  if (b_zero) { /* A x = 0: x = 0, nothing to iterate */
+    memset(x, 0, n * sizeof(double));
+    st.converged = 1;
+    if (d.history) d.history[0] = 0.0;
+    fill_info(info, &st);
+    return FEINT_SUCCESS;
+  }
+
+  /* Jacobi: M^-1 = 1 / diag(A), from a host copy of the diagonal */
+  double *dinv_host = NULL;
+  if (d.pc == FEINT_PC_JACOBI) {
+    dinv_host = malloc(n * sizeof(double));
+    FEINT_CHECK(dinv_host != NULL, FEINT_ERR_ALLOC, "cannot allocate the diagonal (%zu doubles)",
+                n);
+    feint_status s = op->diagonal(op->ctx, dinv_host);
+    if (s != FEINT_SUCCESS) {
+      free(dinv_host);
+      return s;
+    }
+    size_t nonpos = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(min : nonpos)
+    for (size_t i = 0; i < n; i++) {
+      const double a = dinv_host[i];
+      if (!(a > 0.0 && isfinite(a)) && i < nonpos) nonpos = i;
+      dinv_host[i] = 1.0 / a;
+    }
+    if (nonpos != SIZE_MAX) {
+      const double a = 1.0 / dinv_host[nonpos];
+      free(dinv_host);
+      return feint_error_set(FEINT_ERR_BREAKDOWN, __func__, __FILE__, __LINE__,
+                             "Jacobi: diagonal entry %zu of A is %g; a symmetric positive "
+                             "definite operator has a positive diagonal",
+                             nonpos, a);
+    }
+  }
+
+  /* the vectors, where the passes run: x, r, p, q (+ b, M^-1 on a device) */
+  double *vx = NULL, *vr = NULL, *vp = NULL, *vq = NULL, *vb = NULL, *vdinv = NULL;
+  feint_status s = FEINT_SUCCESS;
+#define TRY(expr)                  \
+  do {                             \
+    if (s == FEINT_SUCCESS) s = (expr); \
+  } while (0)
+  TRY(vec_alloc(&c, n, &vx));
+  TRY(vec_alloc(&c, n, &vr));
+  TRY(vec_alloc(&c, n, &vp));
+  TRY(vec_alloc(&c, n, &vq));
+  if (c.on_target) {
+    TRY(vec_alloc(&c, n, &vb));
+    if (dinv_host) TRY(vec_alloc(&c, n, &vdinv));
+    TRY(vec_alloc(&c, NSUM * (size_t)c.num_teams, &c.part));
+    if (s == FEINT_SUCCESS) {
+      c.part_host = malloc(NSUM * (size_t)c.num_teams * sizeof(double));
+      if (!c.part_host)
+        s = feint_error_set(FEINT_ERR_ALLOC, __func__, __FILE__, __LINE__,
+                            "cannot allocate %d partial sums", NSUM * c.num_teams);
+    }
+    TRY(vec_copy(&c, vb, b, n, 1));
+    if (dinv_host) TRY(vec_copy(&c, vdinv, dinv_host, n, 1));
+  }
+  TRY(vec_copy(&c, vx, x, n, 1));
+  if (s == FEINT_SUCCESS) {
+    solve_vecs v = {vx, vr, vp, vq, c.on_target ? vb : b, c.on_target ? vdinv : dinv_host,
+                    0.0, 0.0};
+    s = d.solver == FEINT_SOLVER_CG ? cg_iterate(op, &c, &d, &v, &st)
+                                    : pipelined_iterate(op, &c, &d, &v, &st);
+    /* x = the last iterate also after NOT_FINITE / BREAKDOWN met in the iteration */
+    const int iteration_status = s == FEINT_SUCCESS || s == FEINT_ERR_NOT_FINITE ||
+                                 s == FEINT_ERR_BREAKDOWN;
+    if (iteration_status) {
+      const feint_status s_iter = s;
+      s = vec_copy(&c, x, vx, n, 0);
+      if (s == FEINT_SUCCESS) {
+        fill_info(info, &st);
+        s = s_iter;
+        if (s == FEINT_SUCCESS && !st.converged)
+          s = feint_error_set(FEINT_ERR_NOT_CONVERGED, __func__, __FILE__, __LINE__,
+                              "%s did not converge in %zu iterations: ||r|| = %g > rtol ||b|| = "
+                              "%g x %g",
+                              solver_name(d.solver), st.k, sqrt(st.rr), d.rtol, sqrt(st.bb));
+      }
+    }
+  }
+#undef TRY
+  vec_free(&c, vx);
+  vec_free(&c, vr);
+  vec_free(&c, vp);
+  vec_free(&c, vq);
+  vec_free(&c, vb);
+  vec_free(&c, vdinv);
+  vec_free(&c, c.part);
+  free(c.part_host);
+  free(dinv_host);
+  return s;
+}
+
+/* feint_operator behind the callbacks: a device operator takes device
+ * pointers (the vectors stay there); the diagonal comes back to the host. */
+typedef struct {
+  const feint_operator *op;
+  unsigned flags;
+} op_ctx;
+static feint_status op_apply(void *ctx, const double *x, double *y) {
+  const op_ctx *c = ctx;
+  return feint_operator_apply(c->op, x, y, c->flags);
+}
+static feint_status op_diagonal(void *ctx, double *diag) {
+  const op_ctx *c = ctx;
+  return feint_operator_diagonal(c->op, diag, 0u);
+}
+
+feint_status feint_solve(const feint_operator *op, const feint_solve_desc *desc, const double *b,
+                         double *x, feint_solve_info *info) {
+  FEINT_CHECK(op != NULL, FEINT_ERR_NULL_ARG, "op is NULL");
+  feint_operator_info oi;
+  FEINT_CALL(feint_operator_get_info(op, &oi));
+  const int on_device = oi.target == FEINT_TARGET_DEVICE;
+  op_ctx ctx = {op, on_device ? (unsigned)FEINT_FLAG_DEVICE_POINTERS : 0u};
+  const feint_solve_operator A = {oi.num_dofs, oi.symmetric, on_device,  oi.device,
+                                  op_apply,    op_diagonal,  &ctx};
+  /* an offload build's host fallback runs the device passes on the host, as
+   * the operator runs its device code there */
+  return feint_solve_run(&A, desc, b, x, info, oi.host_fallback && feint_offload_built());
+}
