@@ -620,9 +620,15 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
  * message names the element (and vertex).  Memory space: host arrays; a
  * device target copies the mesh, coefficients and outputs to the device and
  * back in each call (FEINT_FLAG_DEVICE_POINTERS is not supported on these
- * paths yet: FEINT_ERR_UNSUPPORTED).  Cases: tet4 and prism6 with Poisson
- * and conv-diff; hex8 and elasticity are refused with FEINT_ERR_UNSUPPORTED
- * until their mesh-driver cases and the 3-dof scatter exist. */
+ * paths yet: FEINT_ERR_UNSUPPORTED).  Cases: every element (tet4, prism6,
+ * hex8) with Poisson, conv-diff and elasticity (poisson_kappa and
+ * elasticity_qp, and the packed layout, are refused with
+ * FEINT_ERR_UNSUPPORTED until the mesh paths take them); elasticity has
+ * 3 dofs per vertex (dof 3 v + c, as in A^e: element dof 3 r + c), its
+ * coefficients must be admissible (FEINT_ERR_BAD_COEFF, as feint_integrate).
+ * Elements or coefficients outside the range the kernels integrate without
+ * rescaling (feint_integrate rescales them) are refused with
+ * FEINT_ERR_UNSUPPORTED naming the element. */
 
 /* A_e, b_e of every element of a mesh (the same numbers as feint_integrate
  * on the gathered geometry).
@@ -726,15 +732,19 @@ feint_status feint_assembly_destroy(feint_assembly *plan);
 feint_status feint_assembly_colouring(const feint_assembly *plan, size_t *num_colours,
                                       const size_t **colour_ptr, const uint32_t **elem_order);
 
-/* Assemble the global matrix and load vector of a scalar problem on a mesh:
- * A->values = sum_e A^e, b = sum_e b^e (entry [r][s] of element e added at
- * row conn[e][r], column conn[e][s]).  Both are overwritten (zeroed first).
+/* Assemble the global matrix and load vector of a problem on a mesh:
+ * A->values = sum_e A^e, b = sum_e b^e.  Scalar problems: entry [r][s] of
+ * element e is added at row conn[e][r], column conn[e][s].  Elasticity
+ * (N_C = 3 components): entry [3 r + c][3 s + d] at row 3 conn[e][r] + c,
+ * column 3 conn[e][s] + d.  Both are overwritten (zeroed first).
  *  desc    : as for feint_integrate_mesh (layout_out is ignored: nothing is
  *            written per element).
  *  plan    : from feint_assembly_create on this mesh.
  *  A       : a pattern of this mesh from feint_csr_create with
- *            dofs_per_vertex = 1 (or any pattern holding every entry).
- *  b       : [num_vertices].
+ *            dofs_per_vertex = N_C (1, or 3 for elasticity), or any pattern
+ *            of that size holding every entry (with N_C = 3: in full 3 x 3
+ *            vertex blocks, the three rows of a vertex alike).
+ *  b       : [N_C num_vertices].
  * Errors as feint_integrate_mesh, plus FEINT_ERR_UNSUPPORTED for a plan or
  * pattern of another mesh (sizes differ). */
 feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_strategy strategy,

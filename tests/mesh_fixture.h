@@ -5,7 +5,9 @@
  * times the cell size (fixed seed), boundary faces tagged by box side
  * (1: x=0, 2: x=1, 3: y=0, 4: y=1, 5: z=0, 6: z=1).
  * Perturbation: FIX_GENERAL moves every interior vertex independently;
- * FIX_AFFINE keeps prisms affine (x, y per vertical column, z per layer). */
+ * FIX_AFFINE keeps prisms affine (x, y per vertical column, z per layer)
+ * and hexahedra affine (x per i, y per j, z per k: a rectilinear grid of
+ * boxes). */
 #ifndef FEINT_MESH_FIXTURE_H
 #define FEINT_MESH_FIXTURE_H
 
@@ -28,6 +30,11 @@ static inline double fix_tet_det(const double *c, const uint32_t *v) {
          e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0]);
 }
 
+/* Nodes per element. */
+static inline int fix_nodes(feint_element el) {
+  return el == FEINT_TET4 ? 4 : el == FEINT_PRISM6 ? 6 : 8;
+}
+
 static inline void fix_face(feint_mesh *m, size_t *nf, uint32_t a, uint32_t b, uint32_t c,
                             uint32_t d, int32_t tag) {
   uint32_t *f = m->faces + 4 * *nf;
@@ -41,9 +48,9 @@ static inline void fix_mesh_box(feint_mesh *m, feint_element el, size_t n, int p
   memset(m, 0, sizeof *m);
   m->element = el;
   m->num_vertices = (n + 1) * (n + 1) * (n + 1);
-  m->num_elem = (el == FEINT_TET4 ? 6 : 2) * n * n * n;
+  m->num_elem = (el == FEINT_TET4 ? 6 : el == FEINT_PRISM6 ? 2 : 1) * n * n * n;
   m->coords = malloc(m->num_vertices * 3 * sizeof(double));
-  m->conn = malloc(m->num_elem * (el == FEINT_TET4 ? 4 : 6) * sizeof(uint32_t));
+  m->conn = malloc(m->num_elem * (size_t)fix_nodes(el) * sizeof(uint32_t));
   m->elem_tags = NULL;
   /* boundary faces: 6 n^2 cell faces, split in 2 triangles for tets and on
    * the top and bottom of prisms */
@@ -60,6 +67,8 @@ static inline void fix_mesh_box(feint_mesh *m, feint_element el, size_t n, int p
           if (perturb == FIX_NONE || idx[a] == 0 || idx[a] == n) continue;
           uint64_t key = perturb == FIX_AFFINE && el == FEINT_PRISM6
                              ? (a < 2 ? (j * (n + 1) + i) * 4 + (uint64_t)a : (k << 40) + 3)
+                         : perturb == FIX_AFFINE && el == FEINT_HEX8
+                             ? ((uint64_t)idx[a] << 40) + (uint64_t)a
                              : fix_vid(n, i, j, k) * 4 + (uint64_t)a;
           test_rng r = {seed * 0x100000001b3ull + key};
           x[a] += amp * h * test_rng_uniform(&r, -1.0, 1.0);
@@ -88,6 +97,10 @@ static inline void fix_mesh_box(feint_mesh *m, feint_element el, size_t n, int p
               v[2] = v[3], v[3] = tmp;
             }
           }
+        } else if (el == FEINT_HEX8) {
+          static const int hex[8] = {0, 1, 3, 2, 4, 5, 7, 6}; /* Gmsh: bottom ccw, then top */
+          uint32_t *v = m->conn + 8 * e++;
+          for (int s = 0; s < 8; s++) v[s] = c[hex[s]];
         } else {
           const int tri[2][3] = {{0, 1, 3}, {0, 3, 2}}; /* counterclockwise in xy */
           for (int t = 0; t < 2; t++) {
@@ -113,7 +126,7 @@ static inline void fix_mesh_box(feint_mesh *m, feint_element el, size_t n, int p
         for (int corner = 0; corner < 4; corner++)
           vq[corner] = (uint32_t)fix_vid(n, q[corner][0], q[corner][1], q[corner][2]);
         const int32_t tag = side + 1;
-        if (el == FEINT_PRISM6 && axis != 2) {
+        if (el == FEINT_HEX8 || (el == FEINT_PRISM6 && axis != 2)) {
           fix_face(m, &nf, vq[0], vq[1], vq[2], vq[3], tag);
         } else {
           fix_face(m, &nf, vq[0], vq[1], vq[2], FEINT_NO_VERTEX, tag);
@@ -131,7 +144,7 @@ static inline void fix_mesh_free(feint_mesh *m) {
 
 /* Gather the natural-layout geometry [num_elem][N_S][3] of a mesh. */
 static inline double *fix_gather(const feint_mesh *m) {
-  const int ns = m->element == FEINT_TET4 ? 4 : 6;
+  const int ns = fix_nodes(m->element);
   double *g = malloc(m->num_elem * ns * 3 * sizeof(double));
   for (size_t e = 0; e < m->num_elem; e++)
     for (int r = 0; r < ns; r++)

@@ -14,7 +14,7 @@
 
 static void check_case(feint_element el, feint_problem pb, int perturb) {
   feint_mesh m;
-  fix_mesh_box(&m, el, 3, perturb, 0.2, 11 + el); /* 162 tets / 54 prisms: partial blocks */
+  fix_mesh_box(&m, el, 3, perturb, 0.2, 11 + el); /* 162 tets / 54 prisms / 27 hexes */
   const size_t ne = m.num_elem, B = FEINT_BLOCK_LEN, padded = (ne + B - 1) / B * B;
   size_t nc, na, nb;
   feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
@@ -22,10 +22,13 @@ static void check_case(feint_element el, feint_problem pb, int perturb) {
   feint_array_entries(el, pb, FEINT_ARRAY_B, &nb);
   feint_element_info ei;
   feint_element_get_info(el, &ei);
-  const double n_terms = (double)ei.num_qpts * (pb == FEINT_POISSON ? 3 : 16);
+  const double n_terms =
+      (double)ei.num_qpts * (pb == FEINT_POISSON ? 3 : pb == FEINT_CONVDIFF ? 16 : 5);
   double *coef[2] = {malloc(padded * nc * sizeof(double)), malloc(padded * nc * sizeof(double))};
   test_rng rng = {99 + (uint64_t)(2 * el + pb)};
-  for (size_t i = 0; i < ne * nc; i++) coef[0][i] = test_rng_uniform(&rng, -1.0, 1.0);
+  for (size_t i = 0; i < ne * nc; i++) /* elasticity: lambda, mu admissible */
+    coef[0][i] = pb == FEINT_ELASTICITY && i % nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0)
+                                                      : test_rng_uniform(&rng, -1.0, 1.0);
   feint_layout_convert(ne, nc, FEINT_LAYOUT_NATURAL, coef[0], FEINT_LAYOUT_BLOCKED, coef[1]);
   double *geo = fix_gather(&m);
   double *A_ref = malloc(ne * na * sizeof(double)), *b_ref = malloc(ne * nb * sizeof(double));
@@ -37,8 +40,8 @@ static void check_case(feint_element el, feint_problem pb, int perturb) {
   for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
     feint_variant_info vi;
     feint_variant_get_info((feint_variant)v, &vi);
-    if (vi.geo_linear && el == FEINT_PRISM6 && perturb == FIX_GENERAL) {
-      /* non-affine prisms: geo_linear must refuse, naming the element */
+    if (vi.geo_linear && el != FEINT_TET4 && perturb == FIX_GENERAL) {
+      /* non-affine prisms and hexes: geo_linear must refuse, naming the element */
       feint_integrate_desc d = {el, pb, (feint_variant)v, 0, 0, 0, FEINT_TARGET_HOST, 0};
       A[0] = SENTINEL;
       CHECK_STATUS(feint_integrate_mesh(&d, &m, coef[0], A, b), FEINT_ERR_NOT_AFFINE,
@@ -94,12 +97,30 @@ static void check_errors(void) {
   CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, NULL, b), FEINT_ERR_NULL_ARG, "A_e");
   d.element = FEINT_PRISM6;
   CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED, "mesh->element");
-  d.element = FEINT_HEX8;
-  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED, "hex8 not yet");
   d.element = FEINT_TET4;
-  d.problem = FEINT_ELASTICITY;
-  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED, "elasticity not yet");
+  d.problem = FEINT_POISSON_KAPPA;
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED,
+               "per-quadrature-point coefficients not yet");
+  d.problem = FEINT_ELASTICITY_QP;
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED,
+               "per-quadrature-point coefficients not yet");
   d.problem = FEINT_POISSON;
+  {
+    /* elasticity with mu < 0 in element 5: FEINT_ERR_BAD_COEFF, named */
+    const size_t nce = 2 + 3 * 4;
+    double *ce = calloc(ne * nce, sizeof(double)), *Ae = malloc(ne * 144 * sizeof(double));
+    double *be = malloc(ne * 12 * sizeof(double));
+    for (size_t e = 0; e < ne; e++) ce[e * nce] = ce[e * nce + 1] = 1.0;
+    ce[5 * nce + 1] = -1.0;
+    Ae[0] = SENTINEL;
+    feint_integrate_desc de = d;
+    de.problem = FEINT_ELASTICITY;
+    CHECK_STATUS(feint_integrate_mesh(&de, &m, ce, Ae, be), FEINT_ERR_BAD_COEFF, "element 5");
+    CHECK(Ae[0] == SENTINEL, "output written on error");
+    ce[5 * nce + 1] = 1.0;
+    CHECK_STATUS(feint_integrate_mesh(&de, &m, ce, Ae, be), FEINT_SUCCESS, NULL);
+    free(ce), free(Ae), free(be);
+  }
   d.target = FEINT_TARGET_DEVICE;
   d.flags = FEINT_FLAG_DEVICE_POINTERS;
   CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED,
@@ -149,10 +170,10 @@ static void check_errors(void) {
 }
 
 int main(void) {
-  for (int el = FEINT_TET4; el <= FEINT_PRISM6; el++)
-    for (int pb = FEINT_POISSON; pb <= FEINT_CONVDIFF; pb++) { /* elasticity: refused, check_errors */
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
+    for (int pb = 0; pb <= FEINT_ELASTICITY; pb++) { /* per-point problems: refused */
       check_case((feint_element)el, (feint_problem)pb, FIX_GENERAL);
-      if (el == FEINT_PRISM6) check_case((feint_element)el, (feint_problem)pb, FIX_AFFINE);
+      if (el != FEINT_TET4) check_case((feint_element)el, (feint_problem)pb, FIX_AFFINE);
     }
   check_errors();
   return test_finish("t701_mesh_integrate");

@@ -1,5 +1,5 @@
 /* t702 (t7xx: mesh integration and assembly) - feint_csr_create: the CSR
- * pattern of tet and prism meshes, 1 and 3 dofs per vertex, equals the
+ * pattern of tet, prism and hex meshes, 1 and 3 dofs per vertex, equals the
  * adjacency built here by brute force (a dense boolean matrix); columns
  * ascending; COO rows; index overflow and bad meshes get named statuses. */
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 static void check_pattern(feint_element el, int dpv) {
   feint_mesh m;
   fix_mesh_box(&m, el, 3, FIX_NONE, 0.0, 1);
-  const int ns = el == FEINT_TET4 ? 4 : 6;
+  const int ns = fix_nodes(el);
   const size_t nv = m.num_vertices, n = nv * dpv;
   unsigned char *adj = calloc(n * n, 1);
   for (size_t e = 0; e < m.num_elem; e++)
@@ -80,7 +80,7 @@ static void check_errors(void) {
 }
 
 int main(void) {
-  for (int el = FEINT_TET4; el <= FEINT_PRISM6; el++) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) {
     check_pattern((feint_element)el, 1);
     check_pattern((feint_element)el, 3);
   }

@@ -5,7 +5,8 @@
  * MatSetPreallocationCOO + MatSetValuesCOO from feint_csr_coo_rows and the
  * values in place, (3) hypre's IJ interface (HYPRE_IJMatrixSetValues row by
  * row from the CSR arrays).  Each MatMult / ParCSR matvec equals
- * feint_csr_spmv on a non-symmetric conv-diff matrix.
+ * feint_csr_spmv on a non-symmetric tet4 conv-diff matrix and on hex8 and
+ * prism6 elasticity matrices (3 dofs per vertex, dof 3 v + c).
  * Tolerance: an entry of A x sums m products, |y - y_ref| <= 2 m eps sum|a x|.
  * Built with PETSc (Debian libpetsc-real-dev, found by pkg-config) and hypre
  * (libhypre-dev); without them it prints SKIP and exits 77. */
@@ -144,24 +145,25 @@ static void hypre_ij(const feint_csr *A, const double *x, const double *y_ref) {
   free(cols), free(idx), free(y);
 }
 
-int main(int argc, char **argv) {
-  if (PetscInitialize(&argc, &argv, NULL, NULL)) {
-    fprintf(stderr, "PetscInitialize failed\n");
-    return 1;
-  }
-  HYPRE_Init();
+/* Assemble one case on an n^3 box (distorted), multiply by a random x with
+ * feint_csr_spmv, and compare PETSc's and hypre's products with it. */
+static void run_case(feint_element el, feint_problem pb, feint_variant var, size_t n) {
   feint_mesh m;
-  fix_mesh_box(&m, FEINT_TET4, 4, FIX_GENERAL, 0.2, 8);
-  const size_t ne = m.num_elem, nv = m.num_vertices;
+  fix_mesh_box(&m, el, n, FIX_GENERAL, 0.2, 8);
+  const size_t ne = m.num_elem, dpv = pb == FEINT_ELASTICITY ? 3 : 1, nr = dpv * m.num_vertices;
+  size_t nc;
+  feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
   feint_csr A;
   feint_assembly *plan;
-  CHECK_STATUS(feint_csr_create(&m, 1, &A), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_csr_create(&m, (int)dpv, &A), FEINT_SUCCESS, NULL);
   CHECK_STATUS(feint_assembly_create(&m, &plan), FEINT_SUCCESS, NULL);
-  double *coef = malloc(ne * 20 * 8), *b = malloc(nv * 8), *x = malloc(nv * 8), *y = malloc(nv * 8);
+  double *coef = malloc(ne * nc * 8), *b = malloc(nr * 8), *x = malloc(nr * 8), *y = malloc(nr * 8);
   test_rng rng = {77};
-  for (size_t i = 0; i < ne * 20; i++) coef[i] = test_rng_uniform(&rng, -1, 1);
-  for (size_t i = 0; i < nv; i++) x[i] = test_rng_uniform(&rng, -1, 1);
-  feint_integrate_desc d = {FEINT_TET4, FEINT_CONVDIFF, FEINT_QSS_GEO_LINEAR, 0, 0, 0, 0, 0};
+  for (size_t i = 0; i < ne * nc; i++) /* elasticity: lambda, mu admissible */
+    coef[i] = pb == FEINT_ELASTICITY && i % nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0)
+                                                   : test_rng_uniform(&rng, -1, 1);
+  for (size_t i = 0; i < nr; i++) x[i] = test_rng_uniform(&rng, -1, 1);
+  feint_integrate_desc d = {el, pb, var, 0, 0, 0, 0, 0};
   CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A, b), FEINT_SUCCESS,
                NULL);
   CHECK_STATUS(feint_csr_spmv(&A, x, y, FEINT_TARGET_HOST, 0, 0), FEINT_SUCCESS, NULL);
@@ -172,6 +174,17 @@ int main(int argc, char **argv) {
   feint_assembly_destroy(plan);
   feint_csr_destroy(&A);
   fix_mesh_free(&m);
+}
+
+int main(int argc, char **argv) {
+  if (PetscInitialize(&argc, &argv, NULL, NULL)) {
+    fprintf(stderr, "PetscInitialize failed\n");
+    return 1;
+  }
+  HYPRE_Init();
+  run_case(FEINT_TET4, FEINT_CONVDIFF, FEINT_QSS_GEO_LINEAR, 4);
+  run_case(FEINT_HEX8, FEINT_ELASTICITY, FEINT_QSS_GEO_GENERIC, 3);
+  run_case(FEINT_PRISM6, FEINT_ELASTICITY, FEINT_SSQ_GEO_GENERIC, 3);
   HYPRE_Finalize();
   PetscFinalize();
   return test_finish("t706_petsc_hypre");

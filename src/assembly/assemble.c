@@ -50,12 +50,10 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
                          FEINT_FLAG_ALLOW_HOST_FALLBACK;
   FEINT_CHECK((d.flags & ~known) == 0, FEINT_ERR_OUT_OF_RANGE,
               "desc->flags = 0x%x has unknown bits (allowed: 0x%x)", d.flags, known);
-  FEINT_CHECK(d.element == FEINT_TET4 || d.element == FEINT_PRISM6, FEINT_ERR_UNSUPPORTED,
-              "desc->element = %s: the mesh paths integrate tet4 and prism6 (hex8 not yet)",
-              feint_element_name(d.element));
-  FEINT_CHECK(d.problem == FEINT_POISSON || d.problem == FEINT_CONVDIFF, FEINT_ERR_UNSUPPORTED,
-              "desc->problem = %s: the mesh paths integrate poisson and convdiff (elasticity "
-              "not yet: its 3 dofs per vertex need the vector scatter)",
+  FEINT_CHECK(d.problem != FEINT_POISSON_KAPPA && d.problem != FEINT_ELASTICITY_QP,
+              FEINT_ERR_UNSUPPORTED,
+              "desc->problem = %s: the mesh paths integrate poisson, convdiff and elasticity "
+              "(per-quadrature-point coefficients not yet)",
               feint_problem_name(d.problem));
   FEINT_CALL(feint_asm_resolve_target(d.target, d.device, d.flags, run_device, host_fallback));
   FEINT_CALL(feint_mesh_check(mesh));
@@ -88,6 +86,13 @@ static feint_status check_elements(const feint_integrate_desc *desc, const feint
   feint_variant_info vi;
   FEINT_CALL(feint_variant_get_info(desc->variant, &vi));
   FEINT_CALL(feint_asm_check_geometry(mesh, vi.geo_linear));
+  char what[160] = "";
+  const size_t phys = feint_physics_scan(desc->element, desc->problem, desc->layout_in,
+                                         mesh->num_elem, coeffs, what, sizeof what);
+  FEINT_CHECK(phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
+              "coeffs of element %zu: elasticity needs mu >= 0 and lambda + 2 mu / 3 > 0 (and "
+              "both finite) (%s); no output was written",
+              phys, what);
   const size_t bad = feint_coeff_scan(desc->element, desc->problem, desc->layout_in,
                                       mesh->num_elem, coeffs);
   FEINT_CHECK(bad == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
@@ -303,13 +308,13 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
               plan->num_elem, plan->num_vertices, mesh->num_elem, mesh->num_vertices);
   FEINT_CHECK(A->row_ptr != NULL && A->col_idx != NULL && A->values != NULL,
               FEINT_ERR_NULL_ARG, "A->row_ptr, A->col_idx or A->values is NULL");
-  FEINT_CHECK(A->dofs_per_vertex == 1 && A->num_rows == mesh->num_vertices &&
-                  A->num_cols == mesh->num_vertices,
+  const int nc = desc->problem == FEINT_ELASTICITY ? 3 : 1; /* dofs per vertex */
+  const size_t nd = (size_t)nc * mesh->num_vertices;
+  FEINT_CHECK(A->dofs_per_vertex == nc && A->num_rows == nd && A->num_cols == nd,
               FEINT_ERR_UNSUPPORTED,
-              "A is %zu x %zu with %d dofs per vertex; a scalar problem on this mesh needs "
-              "%zu x %zu with 1",
-              A->num_rows, A->num_cols, A->dofs_per_vertex, mesh->num_vertices,
-              mesh->num_vertices);
+              "A is %zu x %zu with %d dofs per vertex; %s on this mesh needs %zu x %zu with %d",
+              A->num_rows, A->num_cols, A->dofs_per_vertex, feint_problem_name(desc->problem),
+              nd, nd, nc);
   FEINT_CHECK(A->row_ptr[0] == 0 && (size_t)A->row_ptr[A->num_rows] == A->nnz,
               FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
               (long long)A->row_ptr[0], (long long)A->row_ptr[A->num_rows], A->nnz);

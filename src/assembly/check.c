@@ -56,9 +56,9 @@ feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine) 
               "(yet)",
               bad_scale);
   FEINT_CHECK(bad_affine == SIZE_MAX, FEINT_ERR_NOT_AFFINE,
-              "mesh element %zu is not affine (top face not a translate of the bottom face); "
-              "use a geo_generic variant",
-              bad_affine);
+              "mesh element %zu is not affine (%s); use a geo_generic variant", bad_affine,
+              mesh->element == FEINT_PRISM6 ? "top face not a translate of the bottom face"
+                                            : "not a parallelepiped");
   return FEINT_SUCCESS;
 }
 

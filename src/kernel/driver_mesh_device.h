@@ -24,67 +24,53 @@
 
 #include "kernel/gpu_tuning.h"
 
-/* Element e: gather, integrate, send to the output (out a literal). */
+/* Element e: gather, integrate, send to output `out` (a run-time value: one
+ * instantiation of the element function per case). */
 FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
     const int et, const int pb, const int out, const size_t e, const int lin, const int lout,
     const double *coords, const uint32_t *conn, const double *coeffs, double *A, double *b,
     const int64_t *row_ptr, const int32_t *col_idx, double *values, double *rhs) {
   const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
-  const size_t cs = (size_t)feint_problem_coeffs(et, pb), as = ns * ns;
+  const size_t nd = (size_t)feint_problem_dofs(et, pb), as = nd * nd;
   const size_t lane = e % B, base = e - lane;
-  const uint32_t *v = conn + e * ns;
   double geo[3 * FEINT_MAX_NODES], coef[FEINT_MAX_COEFFS];
-  FEINT_UNROLL
-  for (size_t n = 0; n < ns; n++)
-    FEINT_UNROLL
-    for (int a = 0; a < 3; a++) geo[3 * n + a] = coords[3 * (size_t)v[n] + a];
-  const double *c = lin == FEINT_LAYOUT_BLOCKED ? coeffs + base * cs + lane : coeffs + e * cs;
-  const size_t cstride = lin == FEINT_LAYOUT_BLOCKED ? B : 1;
-  FEINT_UNROLL
-  for (size_t k = 0; k < cs; k++) coef[k] = c[k * cstride];
-  if (out == FEINT_MESH_OUT_ELEMENT) {
-    const int blk_out = lout == FEINT_LAYOUT_BLOCKED;
-    double *a = blk_out ? A + base * as + lane : A + e * as;
-    double *bb = blk_out ? b + base * ns + lane : b + e * ns;
-    FEINT_ELEMENT_FN(et, pb, geo, coef, 1, a, bb, blk_out ? FEINT_B : 1);
-    return;
-  }
-  double Ae[FEINT_MAX_NODES * FEINT_MAX_NODES], be[FEINT_MAX_NODES];
-  FEINT_ELEMENT_FN(et, pb, geo, coef, 1, Ae, be, 1);
-  feint_scatter_element(et, out == FEINT_MESH_OUT_ATOMIC, v, Ae, be, 1, row_ptr, col_idx, values,
-                        rhs);
+  feint_gather_element(et, pb, lin, conn, coords, coeffs, e, geo, coef, 1);
+  double Ae[FEINT_MAX_DOFS * FEINT_MAX_DOFS], be[FEINT_MAX_DOFS];
+  const int elem_out = out == FEINT_MESH_OUT_ELEMENT, blk_out = lout == FEINT_LAYOUT_BLOCKED;
+  double *a = !elem_out ? Ae : blk_out ? A + base * as + lane : A + e * as;
+  double *bb = !elem_out ? be : blk_out ? b + base * nd + lane : b + e * nd;
+  FEINT_ELEMENT_FN(et, pb, geo, coef, 1, a, bb, elem_out && blk_out ? FEINT_B : 1);
+  if (out == FEINT_MESH_OUT_ATOMIC)
+    feint_scatter_element(et, pb, 1, conn + e * ns, Ae, be, 1, row_ptr, col_idx, values, rhs);
+  else if (out == FEINT_MESH_OUT_COLOURED)
+    feint_scatter_element(et, pb, 0, conn + e * ns, Ae, be, 1, row_ptr, col_idx, values, rhs);
 }
 
-/* Elements [lo, hi) of one case (element i: order[i], or i if order is
- * NULL), one per thread. */
-#define FEINT_MESH_DEVICE_LOOP(ET, PB, OUT, lo, hi, order)                                      \
+/* One case: the coloured output launches one kernel per colour (elements
+ * elem_order[colour_ptr[c] ..]), the others one kernel over the mesh; one
+ * thread per element, one call site of the element function. */
+#define FEINT_MESH_DEVICE_CASE(ET, PB)                                                          \
   do {                                                                                          \
-    const size_t cnt_ = (hi) - (lo), lo_ = (lo);                                                \
-    const uint32_t *ord_ = (order);                                                             \
-    const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                         \
-    int nt_ = (cnt_ + ts_ - 1) / ts_ < (1u << 30) ? (int)((cnt_ + ts_ - 1) / ts_) : 1 << 30;    \
-    if (nt_ < 1) nt_ = 1;                                                                       \
-    if (host_fallback) nt_ = fallback_teams;                                                    \
-    FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)         \
-                 thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                  \
-                 is_device_ptr(coords, conn, coeffs, A, b, row_ptr, col_idx, values, rhs, ord_)) \
-    for (size_t i = 0; i < cnt_; i++)                                                           \
-      FEINT_VFN(feint_mesh_elem_, _device)(FEINT_##ET, FEINT_##PB, OUT,                         \
-                                           ord_ ? ord_[lo_ + i] : lo_ + i, lin, lout, coords,  \
-                                           conn, coeffs, A, b, row_ptr, col_idx, values, rhs); \
-  } while (0)
-
-#define FEINT_MESH_DEVICE_CASE(ET, PB)                                                    \
-  do {                                                                                    \
-    if (output == FEINT_MESH_OUT_COLOURED) {                                              \
-      for (size_t c_ = 0; c_ < num_colours; c_++)                                         \
-        FEINT_MESH_DEVICE_LOOP(ET, PB, FEINT_MESH_OUT_COLOURED, colour_ptr[c_],           \
-                               colour_ptr[c_ + 1], order);                                \
-    } else if (output == FEINT_MESH_OUT_ATOMIC) {                                         \
-      FEINT_MESH_DEVICE_LOOP(ET, PB, FEINT_MESH_OUT_ATOMIC, (size_t)0, n, NULL);          \
-    } else {                                                                              \
-      FEINT_MESH_DEVICE_LOOP(ET, PB, FEINT_MESH_OUT_ELEMENT, (size_t)0, n, NULL);         \
-    }                                                                                     \
+    const int coloured_ = output == FEINT_MESH_OUT_COLOURED;                                    \
+    const size_t parts_ = coloured_ ? num_colours : 1;                                          \
+    const uint32_t *ord_ = coloured_ ? order : NULL;                                            \
+    for (size_t c_ = 0; c_ < parts_; c_++) {                                                    \
+      const size_t lo_ = coloured_ ? colour_ptr[c_] : 0;                                        \
+      const size_t cnt_ = (coloured_ ? colour_ptr[c_ + 1] : n) - lo_;                           \
+      const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                       \
+      int nt_ = (cnt_ + ts_ - 1) / ts_ < (1u << 30) ? (int)((cnt_ + ts_ - 1) / ts_) : 1 << 30;  \
+      if (nt_ < 1) nt_ = 1;                                                                     \
+      if (host_fallback) nt_ = fallback_teams;                                                  \
+      FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)       \
+                   thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                \
+                   is_device_ptr(coords, conn, coeffs, A, b, row_ptr, col_idx, values, rhs,     \
+                                 ord_))                                                         \
+      for (size_t i = 0; i < cnt_; i++)                                                         \
+        FEINT_VFN(feint_mesh_elem_, _device)(FEINT_##ET, FEINT_##PB, output,                    \
+                                             ord_ ? ord_[lo_ + i] : lo_ + i, lin, lout, coords, \
+                                             conn, coeffs, A, b, row_ptr, col_idx, values,     \
+                                             rhs);                                              \
+    }                                                                                           \
   } while (0)
 
 void FEINT_VFN(feint_variant_, _mesh_device)(const feint_mesh_kernel_args *ka, int device,
@@ -100,12 +86,10 @@ void FEINT_VFN(feint_variant_, _mesh_device)(const feint_mesh_kernel_args *ka, i
   const int lin = ka->layout_in, lout = ka->layout_out, output = ka->output;
   int fallback_teams = omp_get_num_procs() / 2;
   if (fallback_teams < 1) fallback_teams = 1;
-  if (ka->element == FEINT_TET4 && ka->problem == FEINT_POISSON)
-    FEINT_MESH_DEVICE_CASE(TET4, POISSON);
-  else if (ka->element == FEINT_TET4)
-    FEINT_MESH_DEVICE_CASE(TET4, CONVDIFF);
-  else if (ka->problem == FEINT_POISSON)
-    FEINT_MESH_DEVICE_CASE(PRISM6, POISSON);
+#define FEINT_MESH_DEVICE_DISPATCH(ET, PB)                      \
+  if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB)   \
+    FEINT_MESH_DEVICE_CASE(ET, PB);                             \
   else
-    FEINT_MESH_DEVICE_CASE(PRISM6, CONVDIFF);
+  FEINT_FOR_EACH_CASE(FEINT_MESH_DEVICE_DISPATCH) {}
+#undef FEINT_MESH_DEVICE_DISPATCH
 }

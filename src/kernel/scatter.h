@@ -3,36 +3,44 @@
  * matrix and vector: the one home of "where does entry (r, s) of element e
  * go", shared by the host and device mesh drivers.
  *
+ * Dofs: N_C per vertex (problem component count, kernel/physics.h), vertex-
+ * major: global dof N_C v + c is component c of vertex v, element dof
+ * N_C r + c component c of node r (the order of A^e and b^e).
+ *
  * Position by search, no per-element map: in a pattern with ascending
- * columns, column c of row i sits at row_ptr[i] + #{k in row i : col[k] <
- * c}.  The count is branch-free and runs over the whole row once for all
- * N_S columns of the element (a P1 tetrahedral mesh row has ~15 entries, so
- * one or two SIMD compares per column); the row's columns are read from
- * cache lines the row's values share a locality with.  What it costs in
- * bytes is counted in perfmodel (col_idx read once per vertex row touched).
+ * columns, column j of row i sits at row_ptr[i] + #{k in row i : col[k] <
+ * j}.  The count is branch-free and runs over the whole row once for all
+ * N_S nodes of the element (a P1 tetrahedral mesh row has ~15 entries, so
+ * one or two SIMD compares per column).  With N_C = 3 the pattern holds full
+ * 3 x 3 vertex blocks (feint_csr_create's does): the three rows of vertex v
+ * have the same columns, and column 3 w + d sits at row_ptr[3 v + c] +
+ * #{k in row 3 v : col[k] < 3 w} + d, so one count over row 3 v serves the
+ * 9 entries of every node pair.  What it costs in bytes is counted in
+ * perfmodel (col_idx read once per vertex row touched).
  */
 #ifndef FEINT_KERNEL_SCATTER_H
 #define FEINT_KERNEL_SCATTER_H
 
 #include <stdint.h>
 
-#include "kernel/elem.h"
+#include "kernel/physics.h"
 
 FEINT_DECLARE_TARGET_BEGIN
 
-/* Add one element: entry (r, s) of A^e at Ae[(r * N_S + s) * stride],
- * b^e[r] at be[r * stride]; v = the element's N_S vertex indices.
- * `atomic` is a literal at every call: 1 makes every addition an OpenMP
- * atomic update (elements processed concurrently may share entries), 0 a
- * plain one (colouring guarantees no two concurrent elements share a row). */
-FEINT_INLINE void feint_scatter_element(const int et, const int atomic, const uint32_t *v,
-                                        const double *Ae, const double *be, const int stride,
-                                        const int64_t *row_ptr, const int32_t *col_idx,
-                                        double *values, double *rhs) {
-  const int ns = feint_elem_nodes(et);
-  int32_t vs[FEINT_MAX_NODES];
+/* Add one element of problem pb: entry (i, j) of A^e (i, j < N_C N_S) at
+ * Ae[(i * N_C N_S + j) * stride], b^e[i] at be[i * stride]; v = the
+ * element's N_S vertex indices.  `atomic` is a literal at every call: 1
+ * makes every addition an OpenMP atomic update (elements processed
+ * concurrently may share entries), 0 a plain one (colouring guarantees no
+ * two concurrent elements share a row). */
+FEINT_INLINE void feint_scatter_element(const int et, const int pb, const int atomic,
+                                        const uint32_t *v, const double *Ae, const double *be,
+                                        const int stride, const int64_t *row_ptr,
+                                        const int32_t *col_idx, double *values, double *rhs) {
+  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = nc * ns;
+  int32_t vs[FEINT_MAX_NODES]; /* first dof of each node */
   FEINT_UNROLL
-  for (int s = 0; s < ns; s++) vs[s] = (int32_t)v[s];
+  for (int s = 0; s < ns; s++) vs[s] = nc * (int32_t)v[s];
   FEINT_UNROLL
   for (int r = 0; r < ns; r++) {
     const int64_t start = row_ptr[vs[r]], end = row_ptr[vs[r] + 1];
@@ -43,22 +51,29 @@ FEINT_INLINE void feint_scatter_element(const int et, const int atomic, const ui
       for (int s = 0; s < ns; s++) cnt[s] += c < vs[s];
     }
     FEINT_UNROLL
-    for (int s = 0; s < ns; s++) {
-      const double a = Ae[(r * ns + s) * stride];
-      double *dst = values + start + cnt[s];
+    for (int c = 0; c < nc; c++) {
+      const int64_t row = c == 0 ? start : row_ptr[vs[r] + c];
+      const int i = nc * r + c;
+      FEINT_UNROLL
+      for (int s = 0; s < ns; s++)
+        FEINT_UNROLL
+        for (int d = 0; d < nc; d++) {
+          const double a = Ae[(i * nd + nc * s + d) * stride];
+          double *dst = values + row + cnt[s] + d;
+          if (atomic) {
+            FEINT_OMP(atomic update)
+            *dst += a;
+          } else {
+            *dst += a;
+          }
+        }
+      const double bv = be[i * stride];
       if (atomic) {
         FEINT_OMP(atomic update)
-        *dst += a;
+        rhs[vs[r] + c] += bv;
       } else {
-        *dst += a;
+        rhs[vs[r] + c] += bv;
       }
-    }
-    const double bv = be[r * stride];
-    if (atomic) {
-      FEINT_OMP(atomic update)
-      rhs[vs[r]] += bv;
-    } else {
-      rhs[vs[r]] += bv;
     }
   }
 }
