@@ -80,7 +80,13 @@ static void check_case(feint_element el, feint_problem pb) {
         feint_operator *asm_op = NULL;
         feint_status st = feint_operator_create(&d, FEINT_OPERATOR_ASSEMBLED, FEINT_ASSEMBLE_COLOURING,
                                                 &f.mesh, f.coef, nbc, bc, &asm_op);
-        if (st == FEINT_ERR_UNSUPPORTED && (el == FEINT_HEX8 || pb == FEINT_ELASTICITY)) {
+        if (el == FEINT_HEX8 || pb == FEINT_ELASTICITY) {
+          /* the assembled form follows the mesh paths (hex8 and elasticity
+           * included); the matrix-free forms refuse these cases by name
+           * until their kernels exist (this check fails when they do) */
+          CHECK_STATUS(st, FEINT_SUCCESS, NULL);
+          if (st == FEINT_SUCCESS) feint_operator_destroy(asm_op);
+          asm_op = NULL;
           for (int form = 0; form < 2; form++)
             CHECK_STATUS(feint_operator_create(&d, (feint_operator_form)form,
                                                (feint_assemble_strategy)strat, &f.mesh, f.coef,
