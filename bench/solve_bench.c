@@ -1,9 +1,13 @@
 /* solve_bench.c - feint_bench_solve: the solver layer's benchmark (make bench).
  *
  * 1. Time to solution, per phase, of the P1 Poisson problem of example 03
- *    on a Gmsh mesh of the unit box (examples/data/unit_box.geo meshed at
- *    test time with gmsh -3 -format msh41 -bin; about 1 M unknowns at the
- *    default -clmax 0.0097): read the .msh (+ orient), set up (source at the
+ *    on a Gmsh mesh of the unit box, made at bench time with gmsh -3
+ *    -format msh41 -bin: by default Gmsh's structured (transfinite) mesh of
+ *    examples/data/unit_box_structured.geo with --cells N cells per edge
+ *    (N = 100: (N+1)^3 = 1,030,301 unknowns, 6 M tets, meshed in seconds),
+ *    or with --clmax C the unstructured mesh of examples/data/unit_box.geo
+ *    (about 1 M unknowns at C = 0.0097, but Gmsh's Delaunay mesher takes
+ *    many minutes there): read the .msh (+ orient), set up (source at the
  *    quadrature points, boundary values, assembled operator, rhs), solve to
  *    ||r|| <= 1e-8 ||b|| with Jacobi-preconditioned pipelined CG and CG,
  *    write the .vtu.  Min and median over --reps runs.
@@ -17,8 +21,9 @@
  *    repetitions.
  * Host only (the device rows need a GPU: the same code with an operator
  * made for FEINT_TARGET_DEVICE).
- * Usage: feint_bench_solve [--clmax C | --msh FILE] [--reps R] [--csv FILE]
- *        [--quick] (--quick: clmax 0.05, 1 rep, for smoke tests) */
+ * Usage: feint_bench_solve [--cells N | --clmax C | --msh FILE] [--reps R]
+ *        [--csv FILE] [--quick] (--quick: unstructured at clmax 0.05, 1 rep,
+ *        for smoke tests) */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <omp.h>
@@ -100,32 +105,41 @@ static void problem_free(problem *p) {
 }
 
 int main(int argc, char **argv) {
-  double clmax = 0.0097;
-  int reps = 3, quick = 0;
+  double clmax = 0; /* 0: structured, `cells` per edge */
+  int reps = 3, quick = 0, cells = 100;
   const char *msh = NULL, *csv = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--clmax") && i + 1 < argc) clmax = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--cells") && i + 1 < argc) cells = atoi(argv[++i]), clmax = 0;
     else if (!strcmp(argv[i], "--msh") && i + 1 < argc) msh = argv[++i];
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!strcmp(argv[i], "--quick")) quick = 1, clmax = 0.05, reps = 1;
     else {
-      fprintf(stderr, "usage: %s [--clmax C | --msh FILE] [--reps R] [--csv FILE] [--quick]\n",
+      fprintf(stderr,
+              "usage: %s [--cells N | --clmax C | --msh FILE] [--reps R] [--csv FILE] [--quick]\n",
               argv[0]);
       return 2;
     }
   }
   if (reps < 1) reps = 1;
+  if (!(clmax > 0) && (cells < 1 || cells > 1000)) DIE("--cells must be in 1..1000");
   char dir[64] = "", path_msh[128], path_vtu[128], cmd[1024];
   snprintf(dir, sizeof dir, "/tmp/feint_bench_solve_XXXXXX");
   if (!mkdtemp(dir)) DIE("mkdtemp failed");
   snprintf(path_vtu, sizeof path_vtu, "%s/solution.vtu", dir);
   if (!msh) {
     snprintf(path_msh, sizeof path_msh, "%s/box.msh", dir);
-    snprintf(cmd, sizeof cmd,
-             "gmsh -3 -format msh41 -bin -clmax %g -nt %d examples/data/unit_box.geo -o %s > "
-             "%s/gmsh.log 2>&1",
-             clmax, omp_get_max_threads(), path_msh, dir);
+    if (clmax > 0)
+      snprintf(cmd, sizeof cmd,
+               "gmsh -3 -format msh41 -bin -clmax %g -nt %d examples/data/unit_box.geo -o %s > "
+               "%s/gmsh.log 2>&1",
+               clmax, omp_get_max_threads(), path_msh, dir);
+    else
+      snprintf(cmd, sizeof cmd,
+               "gmsh -3 -format msh41 -bin -setnumber N %d examples/data/unit_box_structured.geo "
+               "-o %s > %s/gmsh.log 2>&1",
+               cells, path_msh, dir);
     printf("meshing: %s\n", cmd);
     fflush(stdout);
     if (system(cmd) != 0) DIE("gmsh failed (run from the repository root; gmsh installed?)");
