@@ -768,6 +768,13 @@ typedef enum {
                                    streamed at every apply */
   FEINT_OPERATOR_ASSEMBLED,     /* the CSR matrix assembled once (feint_assemble);
                                    apply = SpMV */
+  FEINT_OPERATOR_QPOINT,        /* matrix-free, seed 003's per-quadrature-point form: the
+                                   geometric factors w_q det J J^-1 J^-T (6 doubles per
+                                   point; tet4: one point) computed once at create and
+                                   streamed; apply = reference gradients at the points ->
+                                   factor -> test with the gradients (hex8: sum
+                                   factorisation on the 2x2x2 rule).  Poisson on tet4 and
+                                   hex8 only (other cases: FEINT_ERR_UNSUPPORTED) */
   FEINT_OPERATOR_FORM_COUNT
 } feint_operator_form;
 

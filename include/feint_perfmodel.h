@@ -280,12 +280,15 @@ typedef struct {
   long long bytes_coords;      /* 24 V (RECOMPUTE) */
   long long bytes_coeffs;      /* 8 C E, coefficients entering A^e (RECOMPUTE) */
   long long bytes_map;         /* a stored visiting order: 0 (conn is copied in colour order) */
-  long long bytes_elem_data;   /* 8 K E packed A^e (PRECOMPUTED) */
+  long long bytes_elem_data;   /* 8 K E packed A^e (PRECOMPUTED); QPOINT 48 P E, the
+                                  factors (P = 1 tet4, 8 hex8) */
   long long bytes_matrix;      /* 8 (N + 1) + 12 nnz (ASSEMBLED) */
   long long bytes_compulsory;  /* the sum of the seven above: the bound's bytes */
   long long bytes_zeroing;     /* 8 N: the matrix-free forms' zeroing of y, not in the bound */
   long long bytes_qpt_factors; /* what per-quadrature-point geometric factors would stream
                                   instead of packed A^e (PRECOMPUTED's alternative) */
+  long long bytes_affine_saving; /* QPOINT hex8: what bytes_compulsory drops by when every
+                                    cell is affine (one G per cell: 48 (P - 1) E); else 0 */
   long long flops;             /* see perfmodel/operator.c */
 } feint_pm_operator_counts;
 

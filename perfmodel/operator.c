@@ -30,7 +30,16 @@
  * mu: 2; conv-diff 20; Poisson 0); bytes_qpt_factors gives it so the choice
  * of packed A^e can be read off per case (operator/matfree.c).
  *
- * Flops: RECOMPUTE E (the variant's executed element flops, counts.c, +
+ *  QPOINT         4 N_S E    connectivity copied in visiting order
+ *                 48 P E     the factors G_q (6 doubles per point, P points:
+ *                            tet4 1, hex8 8); Poisson on tet4 and hex8 only;
+ *                            blocks of 8 affine hex8 cells store one G per
+ *                            cell: 48 (P - 1) E less on an all-affine mesh
+ *                            (bytes_affine_saving)
+ *
+ * Flops: QPOINT E (F + N_S), F the cell's gradient -> factor -> test chain
+ * (operator/qpoint.h): tet4 3 + 15 + 2 = 20, hex8 by sum factorisation
+ * 32 + 56 + 176 + 56 + 64 + 40 = 424; RECOMPUTE E (the variant's executed element flops, counts.c, +
  * 2 N_D^2 for y_e = A^e x_e + N_D additions into y); PRECOMPUTED
  * E (2 N_D^2 + N_D); ASSEMBLED 2 nnz. */
 #include "pm_internal.h"
@@ -66,6 +75,15 @@ feint_status feint_pm_operator_counts_get(feint_element element, feint_problem p
     r.bytes_coeffs = 8 * C * E;
     r.bytes_map = 0; /* both strategies stream conn in visiting order */
     r.flops = E * (c.flops + 2 * nd * nd + nd);
+  } else if (form == FEINT_OPERATOR_QPOINT) {
+    FEINT_CHECK(problem == FEINT_POISSON && (element == FEINT_TET4 || element == FEINT_HEX8),
+                FEINT_ERR_UNSUPPORTED,
+                "%s/%s: the per-quadrature-point form covers Poisson on tet4 and hex8 only",
+                feint_element_name(element), feint_problem_name(problem));
+    r.bytes_conn = 4 * ns * E;
+    r.bytes_elem_data = 8 * 6 * P * E;
+    r.bytes_affine_saving = 8 * 6 * (P - 1) * E;
+    r.flops = E * ((element == FEINT_TET4 ? 20 : 424) + ns);
   } else if (form == FEINT_OPERATOR_PRECOMPUTED) {
     r.bytes_conn = 4 * ns * E;
     r.bytes_elem_data = 8 * K * E;

@@ -37,11 +37,12 @@ static inline size_t opfix_dof(const opfix *f, size_t e, int r) {
   return (size_t)f->mesh.conn[e * f->ns + r / f->dpv] * f->dpv + (size_t)(r % f->dpv);
 }
 
-/* cells per side: nx = ny = nz = cells (perturbed: no two elements alike) */
-static inline int opfix_setup(opfix *f, feint_element el, feint_problem pb, size_t cells) {
+/* cells per side: nx = ny = nz = cells, perturbation pt (no two elements
+ * alike). */
+static inline int opfix_setup_pt(opfix *f, feint_element el, feint_problem pb, size_t cells,
+                                 feint_perturb pt) {
   memset(f, 0, sizeof *f);
   f->el = el, f->pb = pb;
-  feint_perturb pt = el == FEINT_TET4 ? FEINT_PERTURB_GENERAL : FEINT_PERTURB_AFFINE;
   if (feint_mesh_box_create(el, cells, cells, cells, pt, 0.1, 11 + el, &f->mesh) != FEINT_SUCCESS)
     return 0;
   feint_element_info ei;
@@ -77,6 +78,13 @@ static inline int opfix_setup(opfix *f, feint_element el, feint_problem pb, size
   free(geo);
   f->is_bc = calloc(f->n, 1);
   return st == FEINT_SUCCESS;
+}
+
+/* The usual perturbation: general for tets, affine otherwise (prisms stay
+ * affine, hexahedra boxes: every variant applies). */
+static inline int opfix_setup(opfix *f, feint_element el, feint_problem pb, size_t cells) {
+  return opfix_setup_pt(f, el, pb, cells,
+                        el == FEINT_TET4 ? FEINT_PERTURB_GENERAL : FEINT_PERTURB_AFFINE);
 }
 
 static inline void opfix_free(opfix *f) {

@@ -154,8 +154,8 @@ static void check_errors(void) {
                "mesh");
   CHECK_STATUS(feint_operator_create(&d, F, S, &f.mesh, NULL, 0, NULL, &op), FEINT_ERR_NULL_ARG,
                "coeffs");
-  CHECK_STATUS(feint_operator_create(&d, (feint_operator_form)3, S, &f.mesh, f.coef, 0, NULL, &op),
-               FEINT_ERR_OUT_OF_RANGE, "form = 3");
+  CHECK_STATUS(feint_operator_create(&d, FEINT_OPERATOR_FORM_COUNT, S, &f.mesh, f.coef, 0, NULL, &op),
+               FEINT_ERR_OUT_OF_RANGE, "form = 4");
   CHECK_STATUS(feint_operator_create(&d, F, (feint_assemble_strategy)-1, &f.mesh, f.coef, 0, NULL, &op),
                FEINT_ERR_OUT_OF_RANGE, "strategy = -1");
   CHECK_STATUS(feint_operator_create(&d, F, S, &f.mesh, f.coef, 2, NULL, &op), FEINT_ERR_NULL_ARG,

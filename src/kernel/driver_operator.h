@@ -28,6 +28,7 @@
 #error "kernel/driver_operator.h is included by kernel/driver.h"
 #endif
 
+#include "kernel/gather.h"
 #include "operator/op_kernel.h"
 
 /* Block [i0, i0 + nvalid) of elements (element i: order[i], or i if order
@@ -36,10 +37,9 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
                                                     const int pb, const int atomic,
                                                     const size_t i0, const int nvalid,
                                                     const uint32_t *order) {
-  const int ns = feint_elem_nodes(et), cs = feint_problem_coeffs(et, pb);
+  const int ns = feint_elem_nodes(et);
   const int nd = feint_problem_dofs(et, pb), nc = feint_problem_comps(pb);
   const uint32_t *conn = ka->conn;
-  const double *coords = ka->coords, *coeffs = ka->coeffs, *x = ka->x;
   double *y = ka->y;
   double geo[3 * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
   double coef[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
@@ -50,34 +50,9 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
   size_t elem[FEINT_B];
   for (int l = 0; l < FEINT_B; l++) elem[l] = order ? order[i0 + (l < nvalid ? l : 0)]
                                                     : i0 + (size_t)(l < nvalid ? l : 0);
-  for (int l = 0; l < FEINT_B; l++) {
-    const uint32_t *v = conn + elem[l] * (size_t)ns;
-    FEINT_UNROLL
-    for (int n = 0; n < ns; n++) {
-      const double *p = coords + 3 * (size_t)v[n];
-      FEINT_UNROLL
-      for (int a = 0; a < 3; a++) geo[(3 * n + a) * FEINT_B + l] = p[a];
-      FEINT_UNROLL
-      for (int c = 0; c < nc; c++) xe[(n * nc + c) * FEINT_B + l] = x[(size_t)v[n] * nc + c];
-    }
-  }
-  if (coeffs == NULL) { /* coefficients that do not enter A^e (Poisson's f) */
-    FEINT_UNROLL
-    for (int k = 0; k < cs * FEINT_B; k++) coef[k] = 0.0;
-  } else if (ka->layout_in == FEINT_LAYOUT_BLOCKED) {
-    for (int l = 0; l < FEINT_B; l++) {
-      const size_t e = elem[l];
-      const double *c = coeffs + (e - e % FEINT_B) * (size_t)cs + e % FEINT_B;
-      FEINT_UNROLL
-      for (int k = 0; k < cs; k++) coef[k * FEINT_B + l] = c[k * FEINT_B];
-    }
-  } else {
-    for (int l = 0; l < FEINT_B; l++) {
-      const double *c = coeffs + elem[l] * (size_t)cs;
-      FEINT_UNROLL
-      for (int k = 0; k < cs; k++) coef[k * FEINT_B + l] = c[k];
-    }
-  }
+  feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, elem, geo, coef);
+  for (int l = 0; l < FEINT_B; l++)
+    feint_gather_dofs(et, pb, conn + elem[l] * (size_t)ns, ka->x, xe + l, FEINT_B);
   FEINT_OMP(simd)
   for (int lane = 0; lane < FEINT_B; lane++) {
     FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A + lane, b + lane, FEINT_B);
@@ -152,24 +127,13 @@ FEINT_INLINE void FEINT_VFN(feint_op_elem_, _device)(const int et, const int pb,
                                                      const double *coords, const uint32_t *conn,
                                                      const double *coeffs, const double *x,
                                                      double *y) {
-  const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
-  const size_t cs = (size_t)feint_problem_coeffs(et, pb);
   const int nd = feint_problem_dofs(et, pb), nc = feint_problem_comps(pb);
-  const size_t lane = e % B, base = e - lane;
-  const uint32_t *v = conn + e * ns;
+  const uint32_t *v = conn + e * (size_t)feint_elem_nodes(et);
   double geo[3 * FEINT_MAX_NODES], coef[FEINT_MAX_COEFFS];
-  FEINT_UNROLL
-  for (size_t n = 0; n < ns; n++)
-    FEINT_UNROLL
-    for (int a = 0; a < 3; a++) geo[3 * n + a] = coords[3 * (size_t)v[n] + a];
-  const size_t c0 = lin == FEINT_LAYOUT_BLOCKED ? base * cs + lane : e * cs;
-  const size_t cstride = lin == FEINT_LAYOUT_BLOCKED ? B : 1;
-  FEINT_UNROLL
-  for (size_t k = 0; k < cs; k++) coef[k] = coeffs ? coeffs[c0 + k * cstride] : 0.0;
   double Ae[FEINT_MAX_DOFS * FEINT_MAX_DOFS], be[FEINT_MAX_DOFS], xe[FEINT_MAX_DOFS];
+  feint_gather_element(et, pb, lin, conn, coords, coeffs, e, geo, coef, 1);
   FEINT_ELEMENT_FN(et, pb, geo, coef, 1, Ae, be, 1);
-  FEINT_UNROLL
-  for (int r = 0; r < nd; r++) xe[r] = x[(size_t)v[r / nc] * nc + r % nc];
+  feint_gather_dofs(et, pb, v, x, xe, 1);
   FEINT_UNROLL
   for (int r = 0; r < nd; r++) {
     double s = 0.0;

@@ -6,7 +6,10 @@
  *
  *  coords : [num_vertices][3]; conn : [num_elem][N_S] (32-bit vertex
  *  indices); coeffs : the element coefficients in layout `layout_in`
- *  (natural [num_elem][N_coef] or blocked, include/feint.h).
+ *  (natural [num_elem][N_coef] or blocked, include/feint.h), or NULL: all
+ *  zero (coefficients that do not enter A^e, such as Poisson's load f for a
+ *  matrix-free operator, are then not read);
+ *  x : a vector of dofs, N_C per vertex, dof N_C v + c (feint_gather_dofs).
  * The gathered geometry is in the variants' input order: coordinate a of
  * node n at geo[(3 n + a) * stride], coefficient k at coef[k * stride].
  */
@@ -34,6 +37,11 @@ FEINT_INLINE void feint_gather_element(const int et, const int pb, const int lay
     FEINT_UNROLL
     for (int a = 0; a < 3; a++) geo[(3 * n + a) * stride] = x[a];
   }
+  if (coeffs == NULL) {
+    FEINT_UNROLL
+    for (int k = 0; k < cs; k++) coef[k * stride] = 0.0;
+    return;
+  }
   const size_t lane = e % FEINT_B;
   const double *c = layout_in == FEINT_LAYOUT_BLOCKED ? coeffs + (e - lane) * (size_t)cs + lane
                                                       : coeffs + e * (size_t)cs;
@@ -52,6 +60,16 @@ FEINT_INLINE void feint_gather_block(const int et, const int pb, const int layou
   for (int l = 0; l < FEINT_B; l++)
     feint_gather_element(et, pb, layout_in, conn, coords, coeffs, elem[l], geo + l, coef + l,
                          FEINT_B);
+}
+
+/* The N_D = N_C N_S dofs of the element with vertices v[0..N_S-1] from x
+ * into xe (dof r of the element: component r % N_C of vertex v[r / N_C],
+ * at xe[r * stride]). */
+FEINT_INLINE void feint_gather_dofs(const int et, const int pb, const uint32_t *v,
+                                    const double *x, double *xe, const int stride) {
+  const int nc = feint_problem_comps(pb), nd = nc * feint_elem_nodes(et);
+  FEINT_UNROLL
+  for (int r = 0; r < nd; r++) xe[r * stride] = x[(size_t)v[r / nc] * nc + r % nc];
 }
 
 FEINT_DECLARE_TARGET_END

@@ -25,8 +25,12 @@
  * Poisson, where the factors would save 32 of its ~100 bytes per element
  * (elasticity, once it is on the mesh paths, is the other way round: 78
  * packed against 8 for a tet, 300 against 50 for a hex), and its apply is
- * a plain small matrix-vector product whatever the physics.  Not done: the
- * factor layout for tet4 Poisson and elasticity.
+ * a plain small matrix-vector product whatever the physics.  The factor
+ * layout exists as its own form for Poisson on tet4 and hex8
+ * (FEINT_OPERATOR_QPOINT, operator/qpoint.h: on hex8 it streams 384 bytes
+ * of factors per cell against 288 of packed A^e and takes 432 flops by sum
+ * factorisation against 136, so packed A^e stays the PRECOMPUTED layout; the
+ * seed-003 comparison wants both); not done: factors for elasticity.
  * The data are stored in the order the application visits the elements:
  * "slots" grouped by colour (colouring) or in mesh order (atomics), each
  * group padded to whole blocks of FEINT_BLOCK_LEN slots, in the blocked
@@ -35,6 +39,8 @@
  * neighbouring addresses.  The connectivity is copied in slot order too
  * ([num_slots][N_S]), so the element loop streams both arrays.
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,9 +49,12 @@
 #endif
 
 #include "kernel/block_io.h"
+#include "kernel/gather.h"
 #include "kernel/physics.h"
 #include "operator/op_kernel.h"
 #include "operator/operator_internal.h"
+#include "operator/qpoint.h"
+#include "kernel/geometry.h"
 
 static const feint_op_variant_fn op_host[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_op_host, feint_variant_qss_geo_generic_op_host,
@@ -75,18 +84,30 @@ FEINT_INLINE int packed_index(const int nd, const int sym, const int r, const in
 FEINT_DECLARE_TARGET_END
 
 /* Host: block of B slots starting at slot s0, nvalid of them elements. */
-FEINT_INLINE void pre_block_host(const int et, const int pb, const int atomic, const size_t s0,
-                                 const int nvalid, const uint32_t *sconn, const double *data,
-                                 const double *x, double *y) {
+FEINT_INLINE void pre_block_host(const int et, const int pb, const int qp, const int atomic,
+                                 const size_t s0, const int nvalid, const uint32_t *sconn,
+                                 const double *data, const uint64_t *qp_off, const double *x,
+                                 double *y) {
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
-  const int sym = pb != FEINT_CONVDIFF, nk = sym ? nd * (nd + 1) / 2 : nd * nd;
-  const double *blk = data + s0 * (size_t)nk; /* s0 is a multiple of B */
+  const int sym = pb != FEINT_CONVDIFF;
+  const int nk = qp ? feint_qp_entries(et) : sym ? nd * (nd + 1) / 2 : nd * nd;
+  /* s0 is a multiple of B; QPOINT: the block's offset, and its size says
+   * whether it holds one G per cell (affine) or one per point */
+  const double *blk = qp ? data + qp_off[s0 / FEINT_B] : data + s0 * (size_t)nk;
+  const int affine = qp && qp_off[s0 / FEINT_B + 1] - qp_off[s0 / FEINT_B] == 6 * FEINT_B;
   const uint32_t *v = sconn + s0 * (size_t)ns;
   double xe[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   double ye[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
-  for (int l = 0; l < FEINT_B; l++)
-    FEINT_UNROLL
-    for (int r = 0; r < nd; r++) xe[r * FEINT_B + l] = x[(size_t)v[l * ns + r / nc] * nc + r % nc];
+  for (int l = 0; l < FEINT_B; l++) feint_gather_dofs(et, pb, v + l * ns, x, xe + l, FEINT_B);
+  if (qp && affine) {
+    FEINT_OMP(simd)
+    for (int l = 0; l < FEINT_B; l++)
+      feint_qp_cell(et, 1, blk + l, FEINT_B, xe + l, FEINT_B, ye + l, FEINT_B);
+  } else if (qp) {
+    FEINT_OMP(simd)
+    for (int l = 0; l < FEINT_B; l++)
+      feint_qp_cell(et, 0, blk + l, FEINT_B, xe + l, FEINT_B, ye + l, FEINT_B);
+  } else {
   FEINT_OMP(simd)
   for (int l = 0; l < FEINT_B; l++) {
     FEINT_UNROLL
@@ -97,6 +118,7 @@ FEINT_INLINE void pre_block_host(const int et, const int pb, const int atomic, c
         s += blk[packed_index(nd, sym, r, c) * FEINT_B + l] * xe[c * FEINT_B + l];
       ye[r * FEINT_B + l] = s;
     }
+  }
   }
   for (int l = 0; l < nvalid; l++)
     FEINT_UNROLL
@@ -115,7 +137,7 @@ FEINT_INLINE void pre_block_host(const int et, const int pb, const int atomic, c
  * constants reach the outlined code, and the loops unroll): groups
  * (colours, or one group with atomics) of slots. */
 FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const int pb,
-                                const double *x, double *y) {
+                                const int qp, const double *x, double *y) {
   const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS;
   for (size_t g = 0; g < op->num_groups; g++) {
     const size_t lo = op->slot_ptr[g], cnt = op->group_count[g];
@@ -124,9 +146,11 @@ FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const in
     for (size_t b = 0; b < num_blk; b++) {
       const int nvalid = cnt - b * FEINT_B < FEINT_B ? (int)(cnt - b * FEINT_B) : FEINT_B;
       if (atomic)
-        pre_block_host(et, pb, 1, lo + b * FEINT_B, nvalid, op->slot_conn, op->elem_data, x, y);
+        pre_block_host(et, pb, qp, 1, lo + b * FEINT_B, nvalid, op->slot_conn, op->elem_data,
+                       op->qp_off, x, y);
       else
-        pre_block_host(et, pb, 0, lo + b * FEINT_B, nvalid, op->slot_conn, op->elem_data, x, y);
+        pre_block_host(et, pb, qp, 0, lo + b * FEINT_B, nvalid, op->slot_conn, op->elem_data,
+                       op->qp_off, x, y);
     }
   }
 }
@@ -134,22 +158,32 @@ FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const in
 #ifdef FEINT_OFFLOAD
 /* Device: one thread per slot of a group (slot s, lane s % B of its block). */
 FEINT_DECLARE_TARGET_BEGIN
-FEINT_INLINE void pre_slot_device(const int et, const int pb, const int atomic, const size_t s,
-                                  const uint32_t *sconn, const double *data, const double *x,
-                                  double *y) {
+FEINT_INLINE void pre_slot_device(const int et, const int pb, const int qp, const int atomic,
+                                  const size_t s, const uint32_t *sconn, const double *data,
+                                  const uint64_t *qp_off, const double *x, double *y) {
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
-  const int sym = pb != FEINT_CONVDIFF, nk = sym ? nd * (nd + 1) / 2 : nd * nd;
+  const int sym = pb != FEINT_CONVDIFF;
+  const int nk = qp ? feint_qp_entries(et) : sym ? nd * (nd + 1) / 2 : nd * nd;
   const size_t l = s % FEINT_B;
-  const double *blk = data + (s - l) * (size_t)nk + l;
+  const double *blk = (qp ? data + qp_off[s / FEINT_B] : data + (s - l) * (size_t)nk) + l;
+  const int affine = qp && qp_off[s / FEINT_B + 1] - qp_off[s / FEINT_B] == 6 * FEINT_B;
   const uint32_t *v = sconn + s * (size_t)ns;
   double xe[FEINT_MAX_DOFS];
-  FEINT_UNROLL
-  for (int r = 0; r < nd; r++) xe[r] = x[(size_t)v[r / nc] * nc + r % nc];
+  feint_gather_dofs(et, pb, v, x, xe, 1);
+  double ye[FEINT_MAX_DOFS];
+  if (qp && affine)
+    feint_qp_cell(et, 1, blk, FEINT_B, xe, 1, ye, 1);
+  else if (qp)
+    feint_qp_cell(et, 0, blk, FEINT_B, xe, 1, ye, 1);
   FEINT_UNROLL
   for (int r = 0; r < nd; r++) {
     double t = 0.0;
-    FEINT_UNROLL
-    for (int c = 0; c < nd; c++) t += blk[packed_index(nd, sym, r, c) * FEINT_B] * xe[c];
+    if (qp) {
+      t = ye[r];
+    } else {
+      FEINT_UNROLL
+      for (int c = 0; c < nd; c++) t += blk[packed_index(nd, sym, r, c) * FEINT_B] * xe[c];
+    }
     double *dst = y + (size_t)v[r / nc] * nc + r % nc;
     if (atomic) {
       FEINT_OMP(atomic update)
@@ -161,33 +195,146 @@ FEINT_INLINE void pre_slot_device(const int et, const int pb, const int atomic, 
 }
 FEINT_DECLARE_TARGET_END
 
-#define PRE_DEVICE_CASE(ET, PB)                                                                \
-  if (et == FEINT_##ET && pb == FEINT_##PB) {                                                  \
+#define PRE_DEVICE_CASE(ET, PB, QP)                                                            \
+  if (et == FEINT_##ET && pb == FEINT_##PB && qp == QP) {                                      \
     for (size_t g = 0; g < op->num_groups; g++) {                                              \
       const size_t lo = op->slot_ptr[g], cnt = op->group_count[g];                             \
       int nt = (int)((cnt + 127) / 128);                                                       \
       if (nt < 1) nt = 1;                                                                      \
       if (op->host_fallback) nt = fallback_teams;                                              \
       FEINT_PRAGMA(omp target teams distribute parallel for device(dev) num_teams(nt)          \
-                   thread_limit(128) is_device_ptr(sconn, data, x, y))                         \
+                   thread_limit(128) is_device_ptr(sconn, data, qp_off, x, y))                 \
       for (size_t i = 0; i < cnt; i++)                                                         \
-        pre_slot_device(FEINT_##ET, FEINT_##PB, atomic, lo + i, sconn, data, x, y);            \
+        pre_slot_device(FEINT_##ET, FEINT_##PB, QP, atomic, lo + i, sconn, data, qp_off, x,    \
+                        y);                                                                    \
     }                                                                                          \
   } else
 
 static void pre_device(const feint_operator *op, const double *x, double *y) {
   const int et = op->desc.element, pb = op->desc.problem, dev = op->dev;
   const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS;
+  const int qp = op->form == FEINT_OPERATOR_QPOINT;
   const uint32_t *sconn = op->slot_conn;
   const double *data = op->elem_data;
+  const uint64_t *qp_off = op->qp_off;
   int fallback_teams = omp_get_num_procs() / 2;
   if (fallback_teams < 1) fallback_teams = 1;
-  FEINT_OP_FOR_EACH_CASE(PRE_DEVICE_CASE) {}
+#define PRE_DEVICE_CASE_PACKED(ET, PB) PRE_DEVICE_CASE(ET, PB, 0)
+#define PRE_DEVICE_CASE_QPOINT(ET, PB) PRE_DEVICE_CASE(ET, PB, 1)
+  FEINT_OP_FOR_EACH_CASE(PRE_DEVICE_CASE_PACKED)
+  FEINT_OP_QPOINT_FOR_EACH_CASE(PRE_DEVICE_CASE_QPOINT) {}
+#undef PRE_DEVICE_CASE_PACKED
+#undef PRE_DEVICE_CASE_QPOINT
 }
 #undef PRE_DEVICE_CASE
 #endif
 
 /* ---- create / apply / destroy -------------------------------------------- */
+
+/* Element e's vertex coordinates. */
+static void cell_nodes(const feint_mesh *mesh, const int ns, const size_t e,
+                       double x[FEINT_MAX_NODES][3]) {
+  for (int n = 0; n < ns; n++)
+    for (int a = 0; a < 3; a++) x[n][a] = mesh->coords[3 * (size_t)mesh->conn[e * ns + n] + a];
+}
+
+/* 1 if hex8 element e is affine (a parallelepiped: every node x(a,b,c) =
+ * x000 + a (x100 - x000) + b (x010 - x000) + c (x001 - x000), FEINT_QP_HEX_NODE
+ * order, to 8 eps of its largest coordinate): then J is the same at every
+ * point and so is G_q (the 2x2x2 weights are all 1). */
+static int hex_affine(const double x[FEINT_MAX_NODES][3]) {
+  double big = 0.0;
+  for (int n = 0; n < 8; n++)
+    for (int a = 0; a < 3; a++) big = fabs(x[n][a]) > big ? fabs(x[n][a]) : big;
+  const double tol = 8.0 * DBL_EPSILON * big;
+  const int n0 = FEINT_QP_HEX_NODE(0, 0, 0), nx = FEINT_QP_HEX_NODE(1, 0, 0);
+  const int ny = FEINT_QP_HEX_NODE(0, 1, 0), nz = FEINT_QP_HEX_NODE(0, 0, 1);
+  for (int c = 0; c < 2; c++)
+    for (int b = 0; b < 2; b++)
+      for (int a = 0; a < 2; a++)
+        for (int d = 0; d < 3; d++) {
+          const double p = x[n0][d] + a * (x[nx][d] - x[n0][d]) + b * (x[ny][d] - x[n0][d]) +
+                           c * (x[nz][d] - x[n0][d]);
+          if (!(fabs(x[FEINT_QP_HEX_NODE(a, b, c)][d] - p) <= tol)) return 0;
+        }
+  for (int q = 1; q < 8; q++)
+    if (feint_elem_qwt(FEINT_HEX8, q) != feint_elem_qwt(FEINT_HEX8, 0)) return 0;
+  return 1;
+}
+
+/* The QPOINT factors of an element with nodes x to G[k * gs] (operator/
+ * qpoint.h): at each of np points G_q = w_q det J_q J_q^-1 J_q^-T
+ * (feint_shape_psi's global gradient is J^-T dphi).  np = 1: one G, for
+ * tet4 (J constant) with the weights summed, for an affine hex8 with w_0. */
+static void qpoint_factors(const int et, const double x[FEINT_MAX_NODES][3], const int np,
+                           double *G, const size_t gs) {
+  const int nq = feint_elem_qpts(et);
+  double J[3][3], Jinv[3][3];
+  for (int p = 0; p < np; p++) {
+    feint_jacobian(et, p, x, J);
+    double w = 0.0;
+    if (et == FEINT_TET4)
+      for (int q = 0; q < nq; q++) w += feint_elem_qwt(et, q);
+    else
+      w = feint_elem_qwt(et, p);
+    w *= feint_invert3(J, Jinv);
+    static const int ia[6] = {0, 0, 0, 1, 1, 2}, ib[6] = {0, 1, 2, 1, 2, 2};
+    for (int k = 0; k < 6; k++)
+      G[(size_t)(6 * p + k) * gs] = w * (Jinv[ia[k]][0] * Jinv[ib[k]][0] +
+                                         Jinv[ia[k]][1] * Jinv[ib[k]][1] +
+                                         Jinv[ia[k]][2] * Jinv[ib[k]][2]);
+  }
+}
+
+/* QPOINT data: block b of B slots at qp_off[b] doubles, 6 B of them (one G
+ * per cell: tet4, or a block of affine hex8 cells) or 48 B (hex8, a G per
+ * point); the connectivity in slot order to sconn; uploads qp_off, returns
+ * the data (host) in *data. */
+static feint_status qpoint_data(feint_operator *op, const uint32_t *order, uint32_t *sconn,
+                                double **data) {
+  const feint_mesh *mesh = op->mesh;
+  const int et = op->desc.element, ns = op->nodes;
+  const size_t B = FEINT_BLOCK_LEN, nb = op->num_slots / B;
+  uint64_t *off = malloc((nb + 1) * sizeof(uint64_t));
+  unsigned char *aff = malloc(nb ? nb : 1);
+  if (!off || !aff) {
+    free(off), free(aff);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the block offsets of %zu blocks", nb);
+  }
+#pragma omp parallel for schedule(static)
+  for (size_t b = 0; b < nb; b++) {
+    int all = 1;
+    for (size_t l = 0; l < B && all && et == FEINT_HEX8; l++) {
+      double x[FEINT_MAX_NODES][3];
+      cell_nodes(mesh, ns, order[b * B + l], x);
+      all = hex_affine(x);
+    }
+    aff[b] = (unsigned char)all;
+  }
+  off[0] = 0;
+  for (size_t b = 0; b < nb; b++) off[b + 1] = off[b] + (aff[b] ? 6 : 48) * B;
+  double *d = malloc((off[nb] ? off[nb] : 1) * sizeof(double));
+  if (!d) {
+    free(off), free(aff);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the factors of %zu blocks", nb);
+  }
+#pragma omp parallel for schedule(static)
+  for (size_t s = 0; s < op->num_slots; s++) {
+    const size_t e = order[s], b = s / B;
+    double x[FEINT_MAX_NODES][3];
+    memcpy(sconn + s * ns, mesh->conn + e * ns, ns * sizeof(uint32_t));
+    cell_nodes(mesh, ns, e, x);
+    qpoint_factors(et, x, aff[b] ? 1 : feint_elem_qpts(et), d + off[b] + s % B, B);
+  }
+  op->num_affine_blocks = 0;
+  for (size_t b = 0; b < nb; b++) op->num_affine_blocks += aff[b];
+  feint_status st = feint_op_upload(op, off, (nb + 1) * sizeof(uint64_t), (void **)&op->qp_off);
+  if (st == FEINT_SUCCESS)
+    st = feint_op_upload(op, d, off[nb] * sizeof(double), (void **)&op->elem_data);
+  free(off), free(aff);
+  *data = d;
+  return st;
+}
 
 /* Groups of slots: the colours (colouring) or one group (atomics); each
  * padded to whole blocks.  Fills num_groups, group_count, slot_ptr, and
@@ -231,9 +378,20 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
   supported |= op->desc.element == FEINT_##ET && op->desc.problem == FEINT_##PB;
   FEINT_OP_FOR_EACH_CASE(OP_CASE_MATCH)
 #undef OP_CASE_MATCH
+  if (op->form == FEINT_OPERATOR_QPOINT) {
+    supported = 0;
+#define OP_CASE_MATCH(ET, PB) \
+  supported |= op->desc.element == FEINT_##ET && op->desc.problem == FEINT_##PB;
+    FEINT_OP_QPOINT_FOR_EACH_CASE(OP_CASE_MATCH)
+#undef OP_CASE_MATCH
+    FEINT_CHECK(supported, FEINT_ERR_UNSUPPORTED,
+                "%s/%s: the per-quadrature-point form (FEINT_OPERATOR_QPOINT) covers Poisson on "
+                "tet4 and hex8 only",
+                feint_element_name(op->desc.element), feint_problem_name(op->desc.problem));
+  }
   FEINT_CHECK(supported, FEINT_ERR_UNSUPPORTED,
-              "%s/%s: the matrix-free operators cover the cases of the mesh paths (not yet this "
-              "one)",
+              "%s/%s: the matrix-free operators cover the cases of the mesh paths (not the "
+              "per-point problems)",
               feint_element_name(op->desc.element), feint_problem_name(op->desc.problem));
   if (op->plan == NULL && op->strategy == FEINT_ASSEMBLE_COLOURING)
     FEINT_CALL(feint_assembly_create(mesh, &op->plan));
@@ -287,31 +445,36 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
     free(pconn), free(pcoef);
     return st;
   }
-  /* PRECOMPUTED */
+  /* PRECOMPUTED, QPOINT */
   uint32_t *order = NULL;
   feint_status st = make_slots(op, &order);
-  const int sym = op->desc.problem != FEINT_CONVDIFF;
-  const size_t nk = packed_entries(nd, sym), B = FEINT_BLOCK_LEN, S = op->num_slots;
+  const int sym = op->desc.problem != FEINT_CONVDIFF, qp = op->form == FEINT_OPERATOR_QPOINT;
+  const size_t nk = qp ? (size_t)feint_qp_entries(op->desc.element) : packed_entries(nd, sym);
+  const size_t B = FEINT_BLOCK_LEN, S = op->num_slots;
   uint32_t *sconn = st == FEINT_SUCCESS ? malloc(S * ns * sizeof(uint32_t)) : NULL;
   double *data = sconn ? malloc(S * nk * sizeof(double)) : NULL;
   if (st == FEINT_SUCCESS && !data)
     st = feint_error_set(FEINT_ERR_ALLOC, "feint_operator_create", __FILE__, __LINE__,
                          "cannot allocate the per-element data of %zu slots", S);
-  if (st == FEINT_SUCCESS) {
+  if (st == FEINT_SUCCESS && qp) {
+    free(data);
+    data = NULL;
+    st = qpoint_data(op, order, sconn, &data);
+  } else if (st == FEINT_SUCCESS) {
 #pragma omp parallel for schedule(static)
     for (size_t s = 0; s < S; s++) {
       const size_t e = order[s];
       memcpy(sconn + s * ns, mesh->conn + e * ns, ns * sizeof(uint32_t));
-      const double *a = A_e + e * (size_t)nd * nd;
       double *blk = data + (s - s % B) * nk + s % B;
+      const double *a = A_e + e * (size_t)nd * nd;
       for (int r = 0; r < nd; r++)
         for (int c = sym ? r : 0; c < nd; c++)
           blk[(size_t)packed_index(nd, sym, r, c) * B] = sym && c != r ? 0.5 * (a[r * nd + c] + a[c * nd + r]) : a[r * nd + c];
     }
-    st = feint_op_upload(op, sconn, S * ns * sizeof(uint32_t), (void **)&op->slot_conn);
-    if (st == FEINT_SUCCESS)
-      st = feint_op_upload(op, data, S * nk * sizeof(double), (void **)&op->elem_data);
+    st = feint_op_upload(op, data, S * nk * sizeof(double), (void **)&op->elem_data);
   }
+  if (st == FEINT_SUCCESS)
+    st = feint_op_upload(op, sconn, S * ns * sizeof(uint32_t), (void **)&op->slot_conn);
   free(order), free(sconn), free(data);
   return st;
 }
@@ -342,13 +505,19 @@ void feint_op_matfree_apply(const feint_operator *op, const double *x, double *y
       op_host[op->desc.variant](&ka);
       return;
     }
-#define PRE_HOST_CASE(ET, PB)                       \
-  if (et == FEINT_##ET && pb == FEINT_##PB)         \
-    pre_case_host(op, FEINT_##ET, FEINT_##PB, x, y); \
+    const int qp = op->form == FEINT_OPERATOR_QPOINT;
+#define PRE_HOST_CASE(ET, PB)                                     \
+  if (et == FEINT_##ET && pb == FEINT_##PB && !qp)                \
+    pre_case_host(op, FEINT_##ET, FEINT_##PB, 0, x, y);           \
+  else
+#define QP_HOST_CASE(ET, PB)                                      \
+  if (et == FEINT_##ET && pb == FEINT_##PB && qp)                 \
+    pre_case_host(op, FEINT_##ET, FEINT_##PB, 1, x, y);           \
   else
 #pragma omp parallel
-    FEINT_OP_FOR_EACH_CASE(PRE_HOST_CASE) {}
+    FEINT_OP_FOR_EACH_CASE(PRE_HOST_CASE) FEINT_OP_QPOINT_FOR_EACH_CASE(QP_HOST_CASE) {}
 #undef PRE_HOST_CASE
+#undef QP_HOST_CASE
     return;
   }
 #ifdef FEINT_OFFLOAD
@@ -371,9 +540,10 @@ void feint_op_matfree_destroy(feint_operator *op) {
   feint_op_free(op, op->coeffs);
   feint_op_free(op, op->slot_conn);
   feint_op_free(op, op->elem_data);
+  feint_op_free(op, op->qp_off);
   free(op->group_count);
   free(op->slot_ptr);
   op->coords = NULL, op->conn = NULL, op->coeffs = NULL;
-  op->slot_conn = NULL, op->elem_data = NULL;
+  op->slot_conn = NULL, op->elem_data = NULL, op->qp_off = NULL;
   op->group_count = NULL, op->slot_ptr = NULL;
 }

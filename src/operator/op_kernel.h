@@ -9,9 +9,16 @@
 #include "feint_internal.h"
 
 /* The cases of the matrix-free operator loops: those the mesh paths
- * integrate (kernel/driver_mesh.h). */
-#define FEINT_OP_FOR_EACH_CASE(X) \
-  X(TET4, POISSON) X(TET4, CONVDIFF) X(PRISM6, POISSON) X(PRISM6, CONVDIFF)
+ * integrate (kernel/driver_mesh.h): every element x Poisson, conv-diff,
+ * elasticity (3 dofs per vertex, dof 3 v + c); the per-point problems
+ * (poisson_kappa, elasticity_qp) are refused by name, like the mesh paths. */
+#define FEINT_OP_FOR_EACH_CASE(X)                                               \
+  X(TET4, POISSON) X(TET4, CONVDIFF) X(PRISM6, POISSON) X(PRISM6, CONVDIFF)     \
+  X(HEX8, POISSON) X(HEX8, CONVDIFF) X(TET4, ELASTICITY) X(PRISM6, ELASTICITY) \
+  X(HEX8, ELASTICITY)
+
+/* The cases of FEINT_OPERATOR_QPOINT (operator/qpoint.h). */
+#define FEINT_OP_QPOINT_FOR_EACH_CASE(X) X(TET4, POISSON) X(HEX8, POISSON)
 
 /* y += A x over the elements of a mesh, A^e recomputed (RECOMPUTE) or read
  * from per-element data (PRECOMPUTED).  Every array lives in the memory of

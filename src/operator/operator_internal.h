@@ -68,7 +68,11 @@ struct feint_operator {
   size_t *slot_ptr;          /* PRECOMPUTED: [num_groups + 1] first slot of each group */
   size_t num_slots;
   uint32_t *slot_conn;       /* PRECOMPUTED, run space: [num_slots][N_S] */
-  double *elem_data;         /* PRECOMPUTED, run space: packed A^e, blocked by slot */
+  double *elem_data;         /* PRECOMPUTED, run space: packed A^e, blocked by slot;
+                                QPOINT: the factors, block b at qp_off[b] */
+  uint64_t *qp_off;          /* QPOINT, run space: [num_slots / B + 1] offsets (doubles) of
+                                each block's factors: 6 B apart (one G per cell) or 48 B */
+  size_t num_affine_blocks;  /* QPOINT: blocks stored with one G per cell */
 };
 
 /* Run-space memory (host malloc for a host operator). */
