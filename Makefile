@@ -132,22 +132,25 @@ GIT_HASH := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(she
 # The CPU the build flags target (clang: -target-cpu, e.g. znver4 for
 # -march=native on a Zen 4, x86-64-v3; gcc: -march): names the bench's result file.
 BUILD_ARCH = $(or $(shell $(CC) $(OPT) -### -x c /dev/null 2>&1 | grep -o '"-target-cpu" "[^"]*"' | cut -d'"' -f4),$(shell $(CC) $(OPT) -Q --help=target 2>/dev/null | awk '$$1 == "-march=" {print $$2}'),unknown)
-# perfmodel/spawn.c: external programs (compiler, nvidia-smi) run without a shell
-$(BENCH_BIN): bench/feint_bench.c perfmodel/spawn.c perfmodel/perfmodel_cli.h $(LIB_STATIC)
+# perfmodel/spawn.c: external programs (compiler, nvidia-smi) run without a
+# shell; perfmodel/cpu_id.c: the CPU a run measured and its result file name.
+BENCH_SUPPORT := perfmodel/spawn.c perfmodel/cpu_id.c
+BENCH_DEFS = -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"'
+$(BENCH_BIN): bench/feint_bench.c $(BENCH_SUPPORT) perfmodel/perfmodel_cli.h $(LIB_STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"' $< perfmodel/spawn.c -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) $(BENCH_DEFS) $< $(BENCH_SUPPORT) -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
-$(BENCH_ASM_BIN): bench/assembly_bench.c $(LIB_STATIC)
+$(BENCH_ASM_BIN): bench/assembly_bench.c $(BENCH_SUPPORT) perfmodel/perfmodel_cli.h $(LIB_STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) $(BENCH_DEFS) $< $(BENCH_SUPPORT) -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
-$(BENCH_OP_BIN): bench/operator_bench.c $(LIB_STATIC)
+$(BENCH_OP_BIN): bench/operator_bench.c $(BENCH_SUPPORT) perfmodel/perfmodel_cli.h $(LIB_STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) $(BENCH_DEFS) $< $(BENCH_SUPPORT) -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
-$(BENCH_SOLVE_BIN): bench/solve_bench.c $(LIB_STATIC)
+$(BENCH_SOLVE_BIN): bench/solve_bench.c $(BENCH_SUPPORT) perfmodel/perfmodel_cli.h $(LIB_STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS) $(BENCH_DEFS) $< $(BENCH_SUPPORT) -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
 
 # ---- the two commands of README.md -----------------------------------------
 # deps first (installs clang-19 & co. when root), then a fresh make so that the
@@ -162,9 +165,9 @@ check: $(TEST_BINS) $(EXAMPLE_BINS) $(BINS)
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCH_BIN) $(BENCH_ASM_BIN) $(BENCH_OP_BIN) $(BENCH_SOLVE_BIN)
 	@tools/run-bench.sh $(BENCH_BIN)
-	@tools/run-bench.sh $(BENCH_ASM_BIN) --csv bench/results/assembly_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
-	@tools/run-bench.sh $(BENCH_OP_BIN) --csv bench/results/operator_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
-	@tools/run-bench.sh $(BENCH_SOLVE_BIN) --csv bench/results/solve_$(shell hostname -s 2>/dev/null || echo host)_$(shell date +%F).csv
+	@tools/run-bench.sh $(BENCH_ASM_BIN) --csv auto
+	@tools/run-bench.sh $(BENCH_OP_BIN) --csv auto
+	@tools/run-bench.sh $(BENCH_SOLVE_BIN) --csv auto
 
 deps:
 	@tools/deps.sh

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include "feint.h"
 #include "feint_perfmodel.h"
+#include "perfmodel_cli.h" /* perfmodel_result_open */
 
 static int cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
@@ -94,7 +95,14 @@ int main(int argc, char **argv) {
     }
   }
   if (reps < 1) reps = 1;
-  FILE *out = csv ? fopen(csv, "w") : NULL;
+  /* "--csv auto" (make bench): bench/results/assembly/<platform>_<date>-<HHMM>_<arch>.csv,
+   * headed by the CPU, build and threads (perfmodel/cpu_id.c) */
+  char csv_path[512];
+  FILE *out = csv ? perfmodel_result_open(csv, "assembly", FEINT_GIT_HASH, FEINT_BUILD_FLAGS,
+                                          FEINT_BUILD_ARCH, omp_get_max_threads(), csv_path,
+                                          sizeof csv_path)
+                  : NULL;
+  if (csv && !out) return 2;
   if (out)
     fprintf(out, "case,strategy,threads,num_elem,num_vertices,nnz,colours,reps,min_ns,median_ns,"
                  "bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,pct_of_bound,status\n");
@@ -198,7 +206,10 @@ int main(int argc, char **argv) {
       feint_csr_destroy(&A);
       feint_mesh_destroy(&m);
     }
-  if (out) fclose(out);
+  if (out) {
+    fclose(out);
+    printf("# results written to %s\n", csv_path);
+  }
   free(ta), free(tb), free(tc);
   return any_fail;
 }

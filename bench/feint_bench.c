@@ -59,15 +59,6 @@
 #include "feint_perfmodel.h"
 #include "perfmodel_cli.h" /* perfmodel_run: programs without a shell */
 
-#ifndef FEINT_GIT_HASH
-#define FEINT_GIT_HASH "unknown"
-#endif
-#ifndef FEINT_BUILD_FLAGS
-#define FEINT_BUILD_FLAGS "unknown"
-#endif
-#ifndef FEINT_BUILD_ARCH /* the -target-cpu the build flags resolved to (Makefile) */
-#define FEINT_BUILD_ARCH "unknown"
-#endif
 
 #define MAX_REPS 64
 /* Arrays of one case above this size get fewer elements, down to
@@ -611,105 +602,9 @@ static void usage(void) {
   exit(2);
 }
 
-/* The CPU this run measured: its model name (/proc/cpuinfo), the
- * microarchitecture the compiler resolves for -march=native on it (asked of
- * $FEINT_NATIVE_CC, else clang-19, at run time: the bench may run on another
- * machine than the one that built it; "unknown-avx512"/"unknown-avx2" from
- * the CPU flags if no compiler is there), its physical cores and logical CPUs
- * online.  They name the result file, so runs on different CPUs never mix. */
-typedef struct {
-  char model[128], native_arch[48], native_how[96];
-  int cores, cpus;
-} cpu_identity;
-
-static void chomp(char *s) {
-  char *nl = strpbrk(s, "\r\n");
-  if (nl) *nl = '\0';
-}
-
-static void cpu_identify(cpu_identity *id) {
-  memset(id, 0, sizeof *id);
-  snprintf(id->model, sizeof id->model, "cpu");
-  int avx512 = 0, avx2 = 0, phys = -1, core = -1, npairs = 0;
-  static int pairs[4096][2];
-  FILE *f = fopen("/proc/cpuinfo", "r");
-  if (f) {
-    char line[4096];
-    while (fgets(line, sizeof line, f)) {
-      const char *c = strchr(line, ':');
-      if (!c) continue;
-      if (!strncmp(line, "model name", 10) && !strcmp(id->model, "cpu")) {
-        snprintf(id->model, sizeof id->model, "%s", c + 2);
-        chomp(id->model);
-      } else if (!strncmp(line, "flags", 5)) {
-        avx512 |= strstr(c, " avx512f") != NULL;
-        avx2 |= strstr(c, " avx2") != NULL;
-      } else if (!strncmp(line, "processor", 9)) {
-        id->cpus++;
-      } else if (!strncmp(line, "physical id", 11)) {
-        phys = atoi(c + 1);
-      } else if (!strncmp(line, "core id", 7)) {
-        core = atoi(c + 1);
-        int seen = 0;
-        for (int i = 0; i < npairs; i++) seen |= pairs[i][0] == phys && pairs[i][1] == core;
-        if (!seen && npairs < 4096) {
-          pairs[npairs][0] = phys;
-          pairs[npairs++][1] = core;
-        }
-      }
-    }
-    fclose(f);
-  }
-  id->cores = npairs > 0 ? npairs : id->cpus;
-  const char *env_cc = getenv("FEINT_NATIVE_CC");
-  const char *ccs[2] = {env_cc && *env_cc ? env_cc : "clang-19", "clang"};
-  for (int i = 0; i < 2 && !id->native_arch[0]; i++) {
-    char out[4096] = "";
-    /* an argument vector, no shell: FEINT_NATIVE_CC is only a program name */
-    char *argv[] = {(char *)ccs[i], "-march=native", "-###", "-x", "c", "/dev/null", NULL};
-    if (perfmodel_run(argv, out, sizeof out) < 0) continue;
-    const char *t = strstr(out, "\"-target-cpu\" \"");
-    if (t) {
-      t += strlen("\"-target-cpu\" \"");
-      const char *e = strchr(t, '"');
-      if (e && e - t < (int)sizeof id->native_arch) {
-        snprintf(id->native_arch, sizeof id->native_arch, "%.*s", (int)(e - t), t);
-        snprintf(id->native_how, sizeof id->native_how, "%s -march=native", ccs[i]);
-      }
-    }
-  }
-  if (!id->native_arch[0]) {
-    snprintf(id->native_arch, sizeof id->native_arch, "unknown-%s",
-             avx512 ? "avx512" : avx2 ? "avx2" : "isa");
-    snprintf(id->native_how, sizeof id->native_how, "no compiler found; from /proc/cpuinfo flags");
-  }
-}
-
-/* Lower-case alphanumerics, every other run of characters one '-'. */
-static size_t slug(char *out, size_t n, const char *in) {
-  size_t j = 0;
-  int dash = 0;
-  for (size_t i = 0; in[i] && j + 1 < n; i++) {
-    const char ch = in[i];
-    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
-      out[j++] = ch;
-      dash = 0;
-    } else if (ch >= 'A' && ch <= 'Z') {
-      out[j++] = (char)(ch - 'A' + 'a');
-      dash = 0;
-    } else if (!dash && j > 0) {
-      out[j++] = '-';
-      dash = 1;
-    }
-  }
-  while (j > 0 && out[j - 1] == '-') j--;
-  out[j] = '\0';
-  return j;
-}
-
 /* Host: <cpu model>-<native arch>-<cores>c<OpenMP threads>t, e.g.
  * amd-epyc-znver4-2c2t.  Device: the GPU's name (nvidia-smi). */
-static void platform_slug(char *out, size_t n, const cpu_identity *id) {
+static void platform_slug(char *out, size_t n, const perfmodel_cpu *id) {
   if (g_device_mode) { /* the GPU's name; "gpu" if nvidia-smi cannot say */
     char model[128] = "gpu";
     char line[4096] = "";
@@ -718,13 +613,10 @@ static void platform_slug(char *out, size_t n, const cpu_identity *id) {
       line[strcspn(line, "\n")] = '\0'; /* the first GPU */
       snprintf(model, sizeof model, "%s", line);
     }
-    slug(out, n, model);
+    perfmodel_slug(out, n, model);
     return;
   }
-  char name[256];
-  snprintf(name, sizeof name, "%s %s %dc%dt", id->model, id->native_arch, id->cores,
-           omp_get_max_threads());
-  slug(out, n, name);
+  perfmodel_cpu_platform(id, omp_get_max_threads(), out, n);
 }
 
 int main(int argc, char **argv) {
@@ -799,21 +691,22 @@ int main(int argc, char **argv) {
     if (o.triad_n < (1u << 25)) o.triad_n = 1u << 25;
   }
 
-  cpu_identity cpu;
-  cpu_identify(&cpu);
+  perfmodel_cpu cpu; /* perfmodel/cpu_id.c */
+  perfmodel_cpu_identify(&cpu);
   platform_slug(platform_name, sizeof platform_name, &cpu);
-  char date[16], stamp[16], host[64] = "unknown", build_arch[48];
+  char date[16], host[64] = "unknown";
   const time_t tnow = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%d", gmtime(&tnow));
-  strftime(stamp, sizeof stamp, "%H%M", gmtime(&tnow));
   gethostname(host, sizeof host);
-  slug(build_arch, sizeof build_arch, FEINT_BUILD_ARCH);
   char csv_path[512];
   if (o.csv && !strcmp(o.csv, "auto")) {
     /* <platform>_<date>-<HHMM>_<build arch>.csv: never overwrites another
      * CPU's, another build's or an earlier run's file */
-    snprintf(csv_path, sizeof csv_path, "bench/results/%s_%s-%s_%s.csv", platform_name, date,
-             stamp, build_arch);
+    if (perfmodel_result_path(csv_path, sizeof csv_path, "bench/results", platform_name,
+                              FEINT_BUILD_ARCH) != 0) {
+      fprintf(stderr, "feint_bench: cannot name a result file under bench/results\n");
+      return 2;
+    }
     o.csv = csv_path;
   }
 
@@ -861,8 +754,7 @@ int main(int argc, char **argv) {
             platform_name, device_column, date, FEINT_GIT_HASH, FEINT_BUILD_FLAGS);
     fprintf(csv_out, "# flags: %s\n# build_arch: %s\n# threads: %d\n# host: %s\n",
             FEINT_BUILD_FLAGS, FEINT_BUILD_ARCH, omp_get_max_threads(), host);
-    fprintf(csv_out, "# cpu_model: %s\n# native_arch: %s (%s)\n# cores: %d\n# logical_cpus: %d\n",
-            cpu.model, cpu.native_arch, cpu.native_how, cpu.cores, cpu.cpus);
+    perfmodel_cpu_header(csv_out, &cpu);
     fprintf(csv_out,
             "platform,device,case,element,problem,variant,layout_in,layout_out,num_elem,reps,"
             "ns_min,ns_median,ns_max,bytes_per_elem,flops_per_elem,gbs_at_min,gflops_at_min,"

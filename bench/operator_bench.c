@@ -40,6 +40,7 @@
 
 #include "feint.h"
 #include "feint_perfmodel.h"
+#include "perfmodel_cli.h" /* perfmodel_result_open */
 
 static int cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
@@ -100,7 +101,14 @@ int main(int argc, char **argv) {
     }
   }
   if (reps < 1) reps = 1;
-  FILE *out = csv ? fopen(csv, "w") : NULL;
+  /* "--csv auto" (make bench): bench/results/operator/<platform>_<date>-<HHMM>_<arch>.csv,
+   * headed by the CPU, build and threads (perfmodel/cpu_id.c) */
+  char csv_path[512];
+  FILE *out = csv ? perfmodel_result_open(csv, "operator", FEINT_GIT_HASH, FEINT_BUILD_FLAGS,
+                                          FEINT_BUILD_ARCH, omp_get_max_threads(), csv_path,
+                                          sizeof csv_path)
+                  : NULL;
+  if (csv && !out) return 2;
   if (out)
     fprintf(out, "case,form,strategy,variant,threads,num_elem,num_dofs,nnz,reps,min_ns,median_ns,"
                  "mdofs,bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,"
@@ -239,7 +247,10 @@ int main(int argc, char **argv) {
     free(coef), free(x), free(y), free(yref), free(s), free(cnt);
     feint_mesh_destroy(&m);
   }
-  if (out) fclose(out);
+  if (out) {
+    fclose(out);
+    printf("# results written to %s\n", csv_path);
+  }
   free(ta), free(tb), free(tc);
   return any_fail;
 }

@@ -34,6 +34,7 @@
 
 #include "feint.h"
 #include "feint_perfmodel.h"
+#include "perfmodel_cli.h" /* perfmodel_result_open */
 
 #define PI 3.14159265358979323846
 
@@ -145,7 +146,14 @@ int main(int argc, char **argv) {
     if (system(cmd) != 0) DIE("gmsh failed (run from the repository root; gmsh installed?)");
     msh = path_msh;
   }
-  FILE *out = csv ? fopen(csv, "w") : NULL;
+  /* "--csv auto" (make bench): bench/results/solve/<platform>_<date>-<HHMM>_<arch>.csv,
+   * headed by the CPU, build and threads (perfmodel/cpu_id.c) */
+  char csv_path[512];
+  FILE *out = csv ? perfmodel_result_open(csv, "solve", FEINT_GIT_HASH, FEINT_BUILD_FLAGS,
+                                          FEINT_BUILD_ARCH, omp_get_max_threads(), csv_path,
+                                          sizeof csv_path)
+                  : NULL;
+  if (csv && !out) return 2;
   if (out) fprintf(out, "# feint_bench_solve %s, %d threads, mesh %s\n", FEINT_VERSION_STRING,
                    omp_get_max_threads(), msh);
 
@@ -258,7 +266,10 @@ int main(int argc, char **argv) {
   free(u), free(ta), free(tb), free(tc);
   for (int k = 0; k < PHASES; k++) free(t[k]);
   problem_free(&p);
-  if (out) fclose(out);
+  if (out) {
+    fclose(out);
+    printf("# results written to %s\n", csv_path);
+  }
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
   return 0;

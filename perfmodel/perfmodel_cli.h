@@ -4,6 +4,7 @@
 #define FEINT_PERFMODEL_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* perfmodel characterise [--reps N] [--mib M] [--no-likwid]: measure this
  * machine's triad bandwidth and FMA rate; print them as a platform file. */
@@ -31,5 +32,46 @@ int perfmodel_safe_name(const char *s);
  * it could not run or did not exit normally. */
 int perfmodel_have_program(const char *name);
 int perfmodel_run(char *const argv[], char *out, size_t cap);
+
+/* What the Makefile tells the benches about their build (-D...). */
+#ifndef FEINT_GIT_HASH
+#define FEINT_GIT_HASH "unknown"
+#endif
+#ifndef FEINT_BUILD_FLAGS
+#define FEINT_BUILD_FLAGS "unknown"
+#endif
+#ifndef FEINT_BUILD_ARCH /* the -target-cpu the build flags resolved to (Makefile) */
+#define FEINT_BUILD_ARCH "unknown"
+#endif
+
+/* cpu_id.c (linked into every bench): the CPU a run measured, the platform
+ * name it gives and the result file it writes. */
+typedef struct {
+  char model[128];       /* /proc/cpuinfo "model name" ("cpu" if none) */
+  char native_arch[48];  /* the compiler's -target-cpu for -march=native, e.g. znver4 */
+  char native_how[96];   /* which compiler said so (or "from /proc/cpuinfo flags") */
+  int cores, cpus;       /* physical cores, logical CPUs online */
+} perfmodel_cpu;
+void perfmodel_cpu_identify(perfmodel_cpu *id);
+/* Lower-case alphanumerics of in, every other run of characters one '-'
+ * (none at either end); returns the length written to out[n]. */
+size_t perfmodel_slug(char *out, size_t n, const char *in);
+/* <model>-<native arch>-<cores>c<threads>t as a slug, e.g. amd-epyc-znver4-2c2t. */
+void perfmodel_cpu_platform(const perfmodel_cpu *id, int threads, char *out, size_t n);
+/* out = <dir>/<platform>_<YYYY-MM-DD>-<HHMM>_<build arch slug>.csv (UTC now);
+ * creates dir (and its parent) if missing.  0, or -1 if it cannot. */
+int perfmodel_result_path(char *out, size_t n, const char *dir, const char *platform,
+                          const char *build_arch);
+/* "# cpu_model: ...", "# native_arch: ...", "# cores: ...", "# logical_cpus: ..." */
+void perfmodel_cpu_header(FILE *f, const perfmodel_cpu *id);
+/* A bench's result file, opened for writing: csv "auto" names it
+ * bench/results/<bench>/<platform>_<date>-<HHMM>_<build arch>.csv (this
+ * CPU, `threads` threads), any other csv is the path itself (path[n] gets
+ * the name either way).  Starts with "# key: value" lines: bench, platform,
+ * date, git, flags, build_arch, threads and the CPU's (perfmodel_cpu_header).
+ * NULL (message on stderr) if it cannot be written. */
+FILE *perfmodel_result_open(const char *csv, const char *bench, const char *git,
+                            const char *build_flags, const char *build_arch, int threads,
+                            char *path, size_t n);
 
 #endif /* FEINT_PERFMODEL_CLI_H */

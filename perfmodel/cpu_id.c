@@ -1,0 +1,168 @@
+/* cpu_id.c - which CPU a bench run measured, and the result file it writes
+ * (linked into every bench: feint_bench, feint_bench_assembly,
+ * feint_bench_operator, feint_bench_solve).
+ *
+ * The CPU: its model name (/proc/cpuinfo), the microarchitecture the
+ * compiler resolves for -march=native on it (asked of $FEINT_NATIVE_CC, else
+ * clang-19, else clang, at run time: the bench may run on another machine
+ * than the one that built it; "unknown-avx512"/"unknown-avx2" from the CPU
+ * flags if no compiler is there), its physical cores and logical CPUs
+ * online.  With the OpenMP thread count they name the platform
+ * (<model>-<native arch>-<cores>c<threads>t, e.g. amd-epyc-znver4-2c2t) and
+ * the result file (<platform>_<date>-<HHMM>_<build arch>.csv), so runs on
+ * different CPUs, builds or times never overwrite or mix with each other. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "perfmodel_cli.h"
+
+static void chomp(char *s) {
+  char *nl = strpbrk(s, "\r\n");
+  if (nl) *nl = '\0';
+}
+
+void perfmodel_cpu_identify(perfmodel_cpu *id) {
+  memset(id, 0, sizeof *id);
+  snprintf(id->model, sizeof id->model, "cpu");
+  int avx512 = 0, avx2 = 0, phys = -1, core = -1, npairs = 0;
+  static int pairs[4096][2];
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (f) {
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+      const char *c = strchr(line, ':');
+      if (!c) continue;
+      if (!strncmp(line, "model name", 10) && !strcmp(id->model, "cpu")) {
+        snprintf(id->model, sizeof id->model, "%s", c + 2);
+        chomp(id->model);
+      } else if (!strncmp(line, "flags", 5)) {
+        avx512 |= strstr(c, " avx512f") != NULL;
+        avx2 |= strstr(c, " avx2") != NULL;
+      } else if (!strncmp(line, "processor", 9)) {
+        id->cpus++;
+      } else if (!strncmp(line, "physical id", 11)) {
+        phys = atoi(c + 1);
+      } else if (!strncmp(line, "core id", 7)) {
+        core = atoi(c + 1);
+        int seen = 0;
+        for (int i = 0; i < npairs; i++) seen |= pairs[i][0] == phys && pairs[i][1] == core;
+        if (!seen && npairs < 4096) {
+          pairs[npairs][0] = phys;
+          pairs[npairs++][1] = core;
+        }
+      }
+    }
+    fclose(f);
+  }
+  id->cores = npairs > 0 ? npairs : id->cpus;
+  const char *env_cc = getenv("FEINT_NATIVE_CC");
+  const char *ccs[2] = {env_cc && *env_cc ? env_cc : "clang-19", "clang"};
+  for (int i = 0; i < 2 && !id->native_arch[0]; i++) {
+    char out[4096] = "";
+    /* an argument vector, no shell: FEINT_NATIVE_CC is only a program name */
+    char *argv[] = {(char *)ccs[i], "-march=native", "-###", "-x", "c", "/dev/null", NULL};
+    if (perfmodel_run(argv, out, sizeof out) < 0) continue;
+    const char *t = strstr(out, "\"-target-cpu\" \"");
+    if (t) {
+      t += strlen("\"-target-cpu\" \"");
+      const char *e = strchr(t, '"');
+      if (e && e - t < (int)sizeof id->native_arch) {
+        snprintf(id->native_arch, sizeof id->native_arch, "%.*s", (int)(e - t), t);
+        snprintf(id->native_how, sizeof id->native_how, "%s -march=native", ccs[i]);
+      }
+    }
+  }
+  if (!id->native_arch[0]) {
+    snprintf(id->native_arch, sizeof id->native_arch, "unknown-%s",
+             avx512 ? "avx512" : avx2 ? "avx2" : "isa");
+    snprintf(id->native_how, sizeof id->native_how, "no compiler found; from /proc/cpuinfo flags");
+  }
+}
+
+size_t perfmodel_slug(char *out, size_t n, const char *in) {
+  size_t j = 0;
+  int dash = 0;
+  for (size_t i = 0; in[i] && j + 1 < n; i++) {
+    const char ch = in[i];
+    if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+      out[j++] = ch;
+      dash = 0;
+    } else if (ch >= 'A' && ch <= 'Z') {
+      out[j++] = (char)(ch - 'A' + 'a');
+      dash = 0;
+    } else if (!dash && j > 0) {
+      out[j++] = '-';
+      dash = 1;
+    }
+  }
+  while (j > 0 && out[j - 1] == '-') j--;
+  if (n > 0) out[j] = '\0';
+  return j;
+}
+
+void perfmodel_cpu_platform(const perfmodel_cpu *id, int threads, char *out, size_t n) {
+  char name[256];
+  snprintf(name, sizeof name, "%s %s %dc%dt", id->model, id->native_arch, id->cores, threads);
+  perfmodel_slug(out, n, name);
+}
+
+int perfmodel_result_path(char *out, size_t n, const char *dir, const char *platform,
+                          const char *build_arch) {
+  char date[32], arch[64];
+  const time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%d-%H%M", gmtime(&now));
+  perfmodel_slug(arch, sizeof arch, build_arch);
+  /* the directory and its parent (bench/results/<bench>) */
+  char parent[512];
+  snprintf(parent, sizeof parent, "%s", dir);
+  char *slash = strrchr(parent, '/');
+  if (slash && slash != parent) {
+    *slash = '\0';
+    if (mkdir(parent, 0777) != 0 && errno != EEXIST) return -1;
+  }
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST) return -1;
+  const int len = snprintf(out, n, "%s/%s_%s_%s.csv", dir, platform, date, arch);
+  return len > 0 && (size_t)len < n ? 0 : -1;
+}
+
+void perfmodel_cpu_header(FILE *f, const perfmodel_cpu *id) {
+  fprintf(f, "# cpu_model: %s\n# native_arch: %s (%s)\n# cores: %d\n# logical_cpus: %d\n",
+          id->model, id->native_arch, id->native_how, id->cores, id->cpus);
+}
+
+FILE *perfmodel_result_open(const char *csv, const char *bench, const char *git,
+                            const char *build_flags, const char *build_arch, int threads,
+                            char *path, size_t n) {
+  perfmodel_cpu cpu;
+  perfmodel_cpu_identify(&cpu);
+  char platform[160];
+  perfmodel_cpu_platform(&cpu, threads, platform, sizeof platform);
+  if (!strcmp(csv, "auto")) {
+    char dir[256];
+    snprintf(dir, sizeof dir, "bench/results/%s", bench);
+    if (perfmodel_result_path(path, n, dir, platform, build_arch) != 0) {
+      fprintf(stderr, "%s: cannot name a result file under %s\n", bench, dir);
+      return NULL;
+    }
+  } else {
+    snprintf(path, n, "%s", csv);
+  }
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    fprintf(stderr, "%s: cannot write %s\n", bench, path);
+    return NULL;
+  }
+  char date[32];
+  const time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+  fprintf(f, "# bench: %s\n# platform: %s\n# date: %s\n# git: %s\n# flags: %s\n# build_arch: %s\n"
+             "# threads: %d\n",
+          bench, platform, date, git, build_flags, build_arch, threads);
+  perfmodel_cpu_header(f, &cpu);
+  return f;
+}
