@@ -133,8 +133,9 @@ GIT_HASH := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(she
 # -march=native on a Zen 4, x86-64-v3; gcc: -march): names the bench's result file.
 BUILD_ARCH = $(or $(shell $(CC) $(OPT) -### -x c /dev/null 2>&1 | grep -o '"-target-cpu" "[^"]*"' | cut -d'"' -f4),$(shell $(CC) $(OPT) -Q --help=target 2>/dev/null | awk '$$1 == "-march=" {print $$2}'),unknown)
 # perfmodel/spawn.c: external programs (compiler, nvidia-smi) run without a
-# shell; perfmodel/cpu_id.c: the CPU a run measured and its result file name.
-BENCH_SUPPORT := perfmodel/spawn.c perfmodel/cpu_id.c
+# shell; perfmodel/bench_common.c: the CPU a run measured, its result file name
+# and the FMA probe's length.
+BENCH_SUPPORT := perfmodel/spawn.c perfmodel/bench_common.c
 BENCH_DEFS = -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"'
 $(BENCH_BIN): bench/feint_bench.c $(BENCH_SUPPORT) perfmodel/perfmodel_cli.h $(LIB_STATIC)
 	@mkdir -p $(dir $@)

@@ -158,14 +158,7 @@ static void probe_init(probe *p, size_t n) {
   parallel_fill(p->a, n, 0.0);
   parallel_fill(p->b, n, 1.0);
   parallel_fill(p->c, n, 2.0);
-  /* FMA iterations for ~20 ms */
-  size_t iters = 1u << 16;
-  for (;;) {
-    const double t = feint_pm_time_fma(iters, NULL);
-    if (t > 0.02 || iters > (1u << 30)) break;
-    iters *= 2;
-  }
-  p->fma_iters = iters;
+  p->fma_iters = perfmodel_fma_iters(0.02); /* >= 20 ms per probe */
 }
 
 /* Device triad a = b + 3 c over device arrays (the same bytes convention
@@ -691,7 +684,7 @@ int main(int argc, char **argv) {
     if (o.triad_n < (1u << 25)) o.triad_n = 1u << 25;
   }
 
-  perfmodel_cpu cpu; /* perfmodel/cpu_id.c */
+  perfmodel_cpu cpu; /* perfmodel/bench_common.c */
   perfmodel_cpu_identify(&cpu);
   platform_slug(platform_name, sizeof platform_name, &cpu);
   char date[16], host[64] = "unknown";

@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
   }
   if (reps < 1) reps = 1;
   /* "--csv auto" (make bench): bench/results/operator/<platform>_<date>-<HHMM>_<arch>.csv,
-   * headed by the CPU, build and threads (perfmodel/cpu_id.c) */
+   * headed by the CPU, build and threads (perfmodel/bench_common.c) */
   char csv_path[512];
   FILE *out = csv ? perfmodel_result_open(csv, "operator", FEINT_GIT_HASH, FEINT_BUILD_FLAGS,
                                           FEINT_BUILD_ARCH, omp_get_max_threads(), csv_path,
@@ -123,8 +123,7 @@ int main(int argc, char **argv) {
   double *ta = aligned_alloc(64, tn * 8), *tb = aligned_alloc(64, tn * 8), *tc = aligned_alloc(64, tn * 8);
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < tn; i++) ta[i] = 0, tb[i] = 1, tc[i] = 2;
-  size_t fma_iters = 1u << 16;
-  while (feint_pm_time_fma(fma_iters, NULL) < 0.02 && fma_iters < (1u << 30)) fma_iters *= 2;
+  const size_t fma_iters = perfmodel_fma_iters(0.02); /* >= 20 ms per probe (perfmodel/bench_common.c) */
   int any_fail = 0;
   static const feint_element els[2] = {FEINT_TET4, FEINT_HEX8};
   for (int k = 0; k < 2; k++) {

@@ -147,7 +147,7 @@ int main(int argc, char **argv) {
     msh = path_msh;
   }
   /* "--csv auto" (make bench): bench/results/solve/<platform>_<date>-<HHMM>_<arch>.csv,
-   * headed by the CPU, build and threads (perfmodel/cpu_id.c) */
+   * headed by the CPU, build and threads (perfmodel/bench_common.c) */
   char csv_path[512];
   FILE *out = csv ? perfmodel_result_open(csv, "solve", FEINT_GIT_HASH, FEINT_BUILD_FLAGS,
                                           FEINT_BUILD_ARCH, omp_get_max_threads(), csv_path,

@@ -44,7 +44,7 @@ int perfmodel_run(char *const argv[], char *out, size_t cap);
 #define FEINT_BUILD_ARCH "unknown"
 #endif
 
-/* cpu_id.c (linked into every bench): the CPU a run measured, the platform
+/* bench_common.c (linked into every bench): the CPU a run measured, the platform
  * name it gives and the result file it writes. */
 typedef struct {
   char model[128];       /* /proc/cpuinfo "model name" ("cpu" if none) */
@@ -70,6 +70,12 @@ void perfmodel_cpu_header(FILE *f, const perfmodel_cpu *id);
  * the name either way).  Starts with "# key: value" lines: bench, platform,
  * date, git, flags, build_arch, threads and the CPU's (perfmodel_cpu_header).
  * NULL (message on stderr) if it cannot be written. */
+/* Iterations of the peak-FMA probe (feint_pm_time_fma) for a run of at
+ * least `seconds` on this machine: doubled until the fastest of 3 trials
+ * takes that long, so that one preempted trial (a loaded machine) or the
+ * first parallel region's thread start-up cannot stop the calibration at a
+ * probe too short to time, whose rate would then collapse under load. */
+size_t perfmodel_fma_iters(double seconds);
 FILE *perfmodel_result_open(const char *csv, const char *bench, const char *git,
                             const char *build_flags, const char *build_arch, int threads,
                             char *path, size_t n);

@@ -1,6 +1,6 @@
-/* cpu_id.c - which CPU a bench run measured, and the result file it writes
- * (linked into every bench: feint_bench, feint_bench_assembly,
- * feint_bench_operator, feint_bench_solve).
+/* bench_common.c - what every bench shares (feint_bench, feint_bench_assembly,
+ * feint_bench_operator, feint_bench_solve): which CPU a run measured, the
+ * result file it writes, and the length of the FMA probe it interleaves.
  *
  * The CPU: its model name (/proc/cpuinfo), the microarchitecture the
  * compiler resolves for -march=native on it (asked of $FEINT_NATIVE_CC, else
@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "feint_perfmodel.h"
 #include "perfmodel_cli.h"
 
 static void chomp(char *s) {
@@ -165,4 +166,17 @@ FILE *perfmodel_result_open(const char *csv, const char *bench, const char *git,
           bench, platform, date, git, build_flags, build_arch, threads);
   perfmodel_cpu_header(f, &cpu);
   return f;
+}
+
+size_t perfmodel_fma_iters(double seconds) {
+  size_t iters = 1u << 16;
+  for (;;) {
+    double t = 1e300;
+    for (int k = 0; k < 3; k++) {
+      const double tk = feint_pm_time_fma(iters, NULL);
+      t = tk < t ? tk : t;
+    }
+    if (t > seconds || iters > (1u << 30)) return iters;
+    iters *= 2;
+  }
 }
