@@ -1,16 +1,18 @@
 /*
  * feint_bench_assembly - time the fused gather + integrate + assemble of a
- * scalar problem's CSR matrix and load vector on a mesh (feint_assemble),
- * for tet4 and prism6 x Poisson and conv-diff, both strategies (colouring,
- * atomics), with all threads and with one, beside the lower bound of the
+ * problem's CSR matrix and load vector on a mesh (feint_assemble), for tet4
+ * and prism6 x Poisson and conv-diff (hex8 and elasticity on request, with
+ * --case), both strategies (colouring, atomics), with all threads and with
+ * one, on the box mesh in generator order and renumbered along a Hilbert
+ * curve (feint_mesh_renumber), beside the lower bound of the
  * performance model (perfmodel/assembly.c: compulsory bytes of connectivity,
  * coordinates once per vertex, coefficients, colour order, CSR pattern,
  * values and vector read and written) computed from a STREAM triad and a
  * peak-FMA probe measured in the same run, with the same thread count,
  * interleaved with the assembly runs (one probe pair before each timed run).
  *
- * Run rules: unit-box meshes of >= 4 Mi elements (6 tets or 2 prisms per
- * cell, regular), variant qss_geo_linear (the meshes are affine), kernel
+ * Run rules: unit-box meshes of >= 4 Mi elements (6 tets, 2 prisms or 1 hex
+ * per cell, regular), variant qss_geo_linear (the meshes are affine), kernel
  * time only (FEINT_FLAG_TRUST_GEOMETRY: the validation pass is skipped);
  * one untimed warm-up per row, then `reps` timed runs: min and median
  * reported, % of bound = bound / min.  Every row is validated before it is
@@ -20,7 +22,7 @@
  * FAIL.  Meshes: feint_mesh_box_create (regular, shared vertices).
  *
  * Usage: feint_bench_assembly [--cells N] [--reps R] [--csv FILE]
- *        [--case tet4-poisson,...] [--threads T1,T2]
+ *        [--case tet4-poisson,...] [--threads T1,T2] [--order box,hilbert]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
@@ -41,15 +43,17 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* Serial reference: per-element matrices of chunks of the mesh, scattered
- * here with a binary search per entry; ref and abs sums. */
+ * here with a binary search per entry (dof N_C v + c); ref and abs sums. */
 static void reference(const feint_mesh *m, feint_problem pb, const double *coef, size_t nc,
                       const feint_csr *A, double *ref_v, double *abs_v, double *ref_b,
                       double *abs_b) {
-  const int ns = m->element == FEINT_TET4 ? 4 : 6;
-  const size_t chunk = 1 << 16;
-  double *Ae = malloc(chunk * ns * ns * sizeof(double)), *be = malloc(chunk * ns * sizeof(double));
+  feint_element_info ei;
+  feint_element_get_info(m->element, &ei);
+  const int ns = ei.num_nodes, dpv = A->dofs_per_vertex, nd = dpv * ns;
+  const size_t chunk = 1 << 14;
+  double *Ae = malloc(chunk * nd * nd * sizeof(double)), *be = malloc(chunk * nd * sizeof(double));
   memset(ref_v, 0, A->nnz * 8), memset(abs_v, 0, A->nnz * 8);
-  memset(ref_b, 0, m->num_vertices * 8), memset(abs_b, 0, m->num_vertices * 8);
+  memset(ref_b, 0, A->num_rows * 8), memset(abs_b, 0, A->num_rows * 8);
   feint_integrate_desc d = {m->element, pb, FEINT_QSS_GEO_LINEAR, 0, 0, FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
   for (size_t e0 = 0; e0 < m->num_elem; e0 += chunk) {
     feint_mesh sub = *m;
@@ -57,32 +61,36 @@ static void reference(const feint_mesh *m, feint_problem pb, const double *coef,
     sub.conn = m->conn + e0 * ns;
     feint_integrate_mesh(&d, &sub, coef + e0 * nc, Ae, be);
     for (size_t i = 0; i < sub.num_elem; i++)
-      for (int r = 0; r < ns; r++) {
-        const uint32_t row = sub.conn[i * ns + r];
-        for (int s = 0; s < ns; s++) {
+      for (int r = 0; r < nd; r++) {
+        const uint32_t row = dpv * sub.conn[i * ns + r / dpv] + r % dpv;
+        for (int s = 0; s < nd; s++) {
           int64_t lo = A->row_ptr[row], hi = A->row_ptr[row + 1] - 1;
-          const int32_t col = (int32_t)sub.conn[i * ns + s];
+          const int32_t col = (int32_t)(dpv * sub.conn[i * ns + s / dpv] + s % dpv);
           while (lo < hi) {
             const int64_t mid = (lo + hi) / 2;
             if (A->col_idx[mid] < col) lo = mid + 1; else hi = mid;
           }
-          ref_v[lo] += Ae[(i * ns + r) * ns + s];
-          abs_v[lo] += fabs(Ae[(i * ns + r) * ns + s]);
+          ref_v[lo] += Ae[(i * nd + r) * nd + s];
+          abs_v[lo] += fabs(Ae[(i * nd + r) * nd + s]);
         }
-        ref_b[row] += be[i * ns + r];
-        abs_b[row] += fabs(be[i * ns + r]);
+        ref_b[row] += be[i * nd + r];
+        abs_b[row] += fabs(be[i * nd + r]);
       }
   }
   free(Ae), free(be);
 }
 
 int main(int argc, char **argv) {
-  size_t cells_tet = 88, cells_prism = 127; /* 6 * 88^3 = 4.09 M, 2 * 127^3 = 4.10 M */
+  /* 6 * 88^3 = 4.09 M tets, 2 * 127^3 = 4.10 M prisms, 160^3 = 4.10 M hexes */
+  size_t cells_el[FEINT_ELEMENT_COUNT] = {88, 127, 160};
+  const char *orders = "box,hilbert";
   int reps = 5;
   const char *csv = NULL, *cases = "tet4-poisson,tet4-convdiff,prism6-poisson,prism6-convdiff";
   int thread_list[2] = {omp_get_max_threads(), 1}, nthread_list = omp_get_max_threads() > 1 ? 2 : 1;
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--cells") && i + 1 < argc) cells_tet = cells_prism = (size_t)atol(argv[++i]);
+    if (!strcmp(argv[i], "--cells") && i + 1 < argc)
+      cells_el[0] = cells_el[1] = cells_el[2] = (size_t)atol(argv[++i]);
+    else if (!strcmp(argv[i], "--order") && i + 1 < argc) orders = argv[++i];
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!strcmp(argv[i], "--case") && i + 1 < argc) cases = argv[++i];
@@ -90,7 +98,7 @@ int main(int argc, char **argv) {
       nthread_list = sscanf(argv[++i], "%d,%d", &thread_list[0], &thread_list[1]);
       if (nthread_list < 1) nthread_list = 1;
     } else {
-      fprintf(stderr, "usage: %s [--cells N] [--reps R] [--csv FILE] [--case list] [--threads T1,T2]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--cells N] [--reps R] [--csv FILE] [--case list] [--threads T1,T2] [--order box,hilbert]\n", argv[0]);
       return 2;
     }
   }
@@ -104,11 +112,11 @@ int main(int argc, char **argv) {
                   : NULL;
   if (csv && !out) return 2;
   if (out)
-    fprintf(out, "case,strategy,threads,num_elem,num_vertices,nnz,colours,reps,min_ns,median_ns,"
+    fprintf(out, "case,order,strategy,threads,num_elem,num_vertices,nnz,colours,reps,min_ns,median_ns,"
                  "bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,pct_of_bound,status\n");
   printf("feint_bench_assembly: feint %s, %d threads max, variant qss_geo_linear, kernel time "
          "(trusted geometry)\n", FEINT_VERSION_STRING, omp_get_max_threads());
-  printf("%-16s %-9s %3s %10s %9s %9s %9s %8s %7s %6s %s\n", "case", "strategy", "thr", "elements",
+  printf("%-16s %-7s %-9s %3s %10s %9s %9s %9s %8s %7s %6s %s\n", "case", "order", "strategy", "thr", "elements",
          "min ns/e", "med ns/e", "bound ns", "binds", "%bound", "GB/s", "status");
   /* probes: triad over 3 x 2^24 doubles (384 MiB), FMA for ~20 ms */
   const size_t tn = (size_t)1 << 24;
@@ -118,35 +126,42 @@ int main(int argc, char **argv) {
   const size_t fma_iters = perfmodel_fma_iters(0.02); /* >= 20 ms per probe (perfmodel/bench_common.c) */
   int any_fail = 0;
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
-    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++) {
+    for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++)
+      for (int hilbert = 0; hilbert < 2; hilbert++) {
       char name[64];
-      snprintf(name, sizeof name, "%s-%s", el == FEINT_TET4 ? "tet4" : "prism6",
-               pb == FEINT_POISSON ? "poisson" : "convdiff");
-      if (!strstr(cases, name)) continue;
+      snprintf(name, sizeof name, "%s-%s", feint_element_name((feint_element)el),
+               feint_problem_name((feint_problem)pb));
+      const char *order = hilbert ? "hilbert" : "box";
+      if (!strstr(cases, name) || !strstr(orders, order)) continue;
       omp_set_num_threads(thread_list[0]);
       feint_mesh m;
-      const size_t cells = el == FEINT_TET4 ? cells_tet : cells_prism;
+      const size_t cells = cells_el[el];
       if (feint_mesh_box_create((feint_element)el, cells, cells, cells, FEINT_PERTURB_NONE, 0.0, 1,
-                                &m)) {
+                                &m) ||
+          (hilbert && feint_mesh_renumber(&m, FEINT_RENUMBER_VERTICES | FEINT_RENUMBER_ELEMENTS,
+                                          NULL, NULL))) {
         fprintf(stderr, "mesh: %s\n", feint_last_error());
         return 1;
       }
+      const int dpv = pb == FEINT_ELASTICITY ? 3 : 1;
       size_t nc;
       feint_array_entries((feint_element)el, (feint_problem)pb, FEINT_ARRAY_COEFFS, &nc);
       double *coef = malloc(m.num_elem * nc * 8);
 #pragma omp parallel for schedule(static)
       for (size_t i = 0; i < m.num_elem * nc; i++) coef[i] = 0.5 + 1e-3 * (double)(i % 1000);
+      if (pb == FEINT_ELASTICITY) /* lambda, mu: admissible whatever the pattern above */
+        for (size_t e = 0; e < m.num_elem; e++) coef[e * nc] = 1.0, coef[e * nc + 1] = 0.5;
       feint_csr A;
       feint_assembly *plan;
-      if (feint_csr_create(&m, 1, &A) || feint_assembly_create(&m, &plan)) {
+      if (feint_csr_create(&m, dpv, &A) || feint_assembly_create(&m, &plan)) {
         fprintf(stderr, "setup failed: %s\n", feint_last_error());
         return 1;
       }
       size_t ncol;
-      feint_assembly_colouring(plan, &ncol, NULL, NULL);
-      double *b = malloc(m.num_vertices * 8);
+      feint_assembly_chunks(plan, NULL, &ncol, NULL, NULL); /* the host's colours */
+      double *b = malloc(A.num_rows * 8);
       double *ref_v = malloc(A.nnz * 8), *abs_v = malloc(A.nnz * 8);
-      double *ref_b = malloc(m.num_vertices * 8), *abs_b = malloc(m.num_vertices * 8);
+      double *ref_b = malloc(A.num_rows * 8), *abs_b = malloc(A.num_rows * 8);
       reference(&m, (feint_problem)pb, coef, nc, &A, ref_v, abs_v, ref_b, abs_b);
       feint_integrate_desc d = {(feint_element)el, (feint_problem)pb, FEINT_QSS_GEO_LINEAR, 0, 0,
                                 FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
@@ -172,7 +187,7 @@ int main(int argc, char **argv) {
           size_t bad = 0;
           for (size_t k = 0; k < A.nnz; k++)
             bad += !(fabs(A.values[k] - ref_v[k]) <= 64 * DBL_EPSILON * abs_v[k]);
-          for (size_t i = 0; i < m.num_vertices; i++)
+          for (size_t i = 0; i < A.num_rows; i++)
             bad += !(fabs(b[i] - ref_b[i]) <= 64 * DBL_EPSILON * abs_b[i]);
           const int pass = status == 0 && bad == 0;
           any_fail |= !pass;
@@ -185,15 +200,15 @@ int main(int argc, char **argv) {
           bound_ns /= ne; /* totals over the mesh -> per element */
           const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
           const double gbs = (double)pc.bytes_compulsory / (t[0] * 1e9);
-          printf("%-16s %-9s %3d %10zu %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %s\n", name,
-                 st ? "atomics" : "colouring", thread_list[ti], m.num_elem, tmin, tmed, bound_ns,
+          printf("%-16s %-7s %-9s %3d %10zu %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %s\n", name,
+                 order, st ? "atomics" : "colouring", thread_list[ti], m.num_elem, tmin, tmed, bound_ns,
                  feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
           if (!pass)
             printf("  FAIL: status %d (%s), %zu entries off the reference\n", status,
                    feint_last_error(), bad);
           if (out)
-            fprintf(out, "%s,%s,%d,%zu,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
-                    name, st ? "atomics" : "colouring", thread_list[ti], m.num_elem,
+            fprintf(out, "%s,%s,%s,%d,%zu,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
+                    name, order, st ? "atomics" : "colouring", thread_list[ti], m.num_elem,
                     m.num_vertices, A.nnz, ncol, reps, tmin, tmed,
                     (double)pc.bytes_compulsory / ne, (double)pc.flops / ne, bw[reps / 2],
                     fl[reps / 2], bound_ns, feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");

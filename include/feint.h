@@ -705,9 +705,11 @@ feint_status feint_mesh_face_vertices(const feint_mesh *mesh, int32_t tag, size_
 
 /* How feint_assemble adds element contributions into the global arrays. */
 typedef enum {
-  /* Elements are processed colour by colour (no two elements of a colour
-   * share a vertex, so one colour adds without conflicts); results are
-   * bitwise identical run to run and for any thread count. */
+  /* Conflict-free by colouring: on the host, chunks of consecutive
+   * elements colour by colour (no two chunks of a colour share a vertex;
+   * each chunk runs in order on one thread); on a device, single elements
+   * colour by colour.  Results are bitwise identical run to run and, on the
+   * host, for any thread count. */
   FEINT_ASSEMBLE_COLOURING = 0,
   /* Every addition is an atomic update (omp atomic); no colouring needed,
    * results depend on the order threads reach an entry (round-off). */
@@ -715,9 +717,11 @@ typedef enum {
   FEINT_ASSEMBLE_COUNT
 } feint_assemble_strategy;
 
-/* State of the assembly of one mesh that outlives a call: the element
- * colouring (greedy, in element order: deterministic) and the elements
- * sorted by colour.  Opaque; made by feint_assembly_create. */
+/* State of the assembly of one mesh that outlives a call: two greedy
+ * colourings (in mesh order: deterministic), of single elements (the
+ * device loops: one thread per element) and of chunks of consecutive
+ * elements (the host loops), each with its items sorted by colour.  Opaque;
+ * made by feint_assembly_create. */
 typedef struct feint_assembly feint_assembly;
 
 /* Build the assembly state of a mesh (the mesh is checked: connectivity
@@ -731,6 +735,14 @@ feint_status feint_assembly_destroy(feint_assembly *plan);
  * the plan (valid until it is destroyed); any output pointer may be NULL. */
 feint_status feint_assembly_colouring(const feint_assembly *plan, size_t *num_colours,
                                       const size_t **colour_ptr, const uint32_t **elem_order);
+
+/* The chunk colouring of the host loops: chunk k holds elements
+ * [k *chunk_len, min((k + 1) *chunk_len, num_elem)); colour c holds the
+ * chunks chunk_order[colour_ptr[c] .. colour_ptr[c+1]-1] (ascending), no two
+ * of which share a vertex.  Pointers into the plan; any output may be NULL. */
+feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len,
+                                   size_t *num_colours, const size_t **colour_ptr,
+                                   const uint32_t **chunk_order);
 
 /* Assemble the global matrix and load vector of a problem on a mesh:
  * A->values = sum_e A^e, b = sum_e b^e.  Scalar problems: entry [r][s] of

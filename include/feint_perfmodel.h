@@ -247,19 +247,22 @@ int feint_pm_fma_width(void);
 /* ---- Assembly (perfmodel/assembly.c) ------------------------------------- */
 
 /* Totals over a mesh for feint_assemble of one case (E = num_elem, V =
- * num_vertices, nnz = stored entries of the CSR pattern); derivations in
- * perfmodel/assembly.c.  Bytes: */
+ * num_vertices, nnz = stored entries of the CSR pattern, N_C = dofs per
+ * vertex: 3 for elasticity, else 1); derivations in perfmodel/assembly.c.
+ * Bytes: */
 typedef struct {
   long long bytes_conn;       /* 4 N_S E: connectivity read once */
   long long bytes_coords;     /* 24 V: coordinates once per vertex */
   long long bytes_coeffs;     /* 8 C E: coefficients */
-  long long bytes_map;        /* 4 E (colouring: elements by colour), 0 (atomics) */
-  long long bytes_pattern;    /* 8 (V + 1) + 4 nnz: row offsets and columns */
+  long long bytes_map;        /* colouring: 4 ceil(E / FEINT_ASM_CHUNK_LEN), the
+                                 chunks by colour; atomics: 0 */
+  long long bytes_pattern;    /* 8 (N_C V + 1) + 4 nnz: row offsets and columns */
   long long bytes_values;     /* 16 nnz: CSR values read and written once */
-  long long bytes_vector;     /* 16 V: load vector read and written once */
+  long long bytes_vector;     /* 16 N_C V: load vector read and written once */
   long long bytes_compulsory; /* the sum of the seven above: the bound's bytes */
-  long long bytes_zeroing;    /* 8 (nnz + V): the zeroing pass, not in the bound */
-  long long flops;            /* E (element flops of the variant + N_S^2 + N_S) */
+  long long bytes_zeroing;    /* 8 (nnz + N_C V): the zeroing pass, not in the bound */
+  long long flops;            /* E (element flops of the variant + N_D^2 + N_D),
+                                 N_D = N_C N_S */
 } feint_pm_assembly_counts;
 
 feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem problem,

@@ -1,28 +1,32 @@
 /* assembly.c - memory and flop counts of feint_assemble (the fused gather +
- * integrate + assemble of a scalar problem's CSR matrix and vector on a
- * mesh), totals over a mesh of E elements, V vertices and nnz stored
- * entries.  Pure functions; exact integers.
+ * integrate + assemble of a problem's CSR matrix and vector on a mesh),
+ * totals over a mesh of E elements, V vertices and nnz stored entries, with
+ * N_C dofs per vertex (1; 3 for elasticity: 3 V rows).  Pure functions;
+ * exact integers.
  *
  * Compulsory traffic, what must move at least once (bytes):
  *  connectivity   4 N_S E      32-bit vertex indices, read once
  *  coordinates    24 V         each vertex's x, y, z read once (the
  *                              gathers of the other elements sharing it hit
  *                              cache in the best case)
- *  coefficients   8 C E        C = N_Q (Poisson) or 20 (conv-diff)
- *  per-element    4 E          colouring: the elements sorted by colour
- *  map                         (32-bit indices, read once); atomics: 0.
+ *  coefficients   8 C E        C = N_Q (Poisson), 20 (conv-diff) or
+ *                              2 + 3 N_Q (elasticity)
+ *  colour order   4 ceil(E / L) colouring on the host: the chunks of L =
+ *                              FEINT_ASM_CHUNK_LEN elements sorted by colour
+ *                              (32-bit indices, read once); atomics: 0.
  *                              Positions in the CSR values are found by
  *                              search in the row's columns (kernel/
  *                              scatter.h), so there is no stored map of
  *                              N_S^2 positions per element.
- *  pattern        8 (V + 1) + 4 nnz   row offsets and columns read once
+ *  pattern        8 (N_C V + 1) + 4 nnz   row offsets and columns read once
  *                              (the search reads them)
  *  CSR values     16 nnz       each entry read and written once (+=)
- *  vector         16 V         each entry read and written once (+=)
+ *  vector         16 N_C V     each entry read and written once (+=)
  *  Not in the bound, reported apart: the zeroing pass feint_assemble makes
- *  first, 8 (nnz + V) bytes written (bytes_zeroing).
+ *  first, 8 (nnz + N_C V) bytes written (bytes_zeroing).
  * Flops: E times the variant's executed element flops (feint_pm_counts_get,
- * counts.c) plus the N_S^2 + N_S additions of the scatter per element. */
+ * counts.c) plus the N_D^2 + N_D additions of the scatter per element
+ * (N_D = N_C N_S dofs). */
 #include "pm_internal.h"
 
 feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem problem,
@@ -39,19 +43,20 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
               FEINT_ERR_BAD_SIZE, "num_elem = %zu, num_vertices = %zu, nnz = %zu: too large",
               num_elem, num_vertices, nnz);
   const long long E = (long long)num_elem, V = (long long)num_vertices, Z = (long long)nnz;
-  const long long ns = c.num_nodes;
+  const long long ns = c.num_nodes, nc = problem == FEINT_ELASTICITY ? 3 : 1, nd = nc * ns;
+  const long long L = (long long)FEINT_ASM_CHUNK_LEN;
   feint_pm_assembly_counts r;
   r.bytes_conn = 4 * ns * E;
   r.bytes_coords = 24 * V;
   r.bytes_coeffs = 8 * c.coeffs * E;
-  r.bytes_map = strategy == FEINT_ASSEMBLE_COLOURING ? 4 * E : 0;
-  r.bytes_pattern = 8 * (V + 1) + 4 * Z;
+  r.bytes_map = strategy == FEINT_ASSEMBLE_COLOURING ? 4 * ((E + L - 1) / L) : 0;
+  r.bytes_pattern = 8 * (nc * V + 1) + 4 * Z;
   r.bytes_values = 16 * Z;
-  r.bytes_vector = 16 * V;
-  r.bytes_zeroing = 8 * (Z + V);
+  r.bytes_vector = 16 * nc * V;
+  r.bytes_zeroing = 8 * (Z + nc * V);
   r.bytes_compulsory = r.bytes_conn + r.bytes_coords + r.bytes_coeffs + r.bytes_map +
                        r.bytes_pattern + r.bytes_values + r.bytes_vector;
-  r.flops = E * (c.flops + ns * ns + ns);
+  r.flops = E * (c.flops + nd * nd + nd);
   *out = r;
   return FEINT_SUCCESS;
 }

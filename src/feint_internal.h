@@ -85,6 +85,23 @@ FEINT_INTERNAL feint_status feint_device_integrate(int variant, const feint_kern
                                                    const size_t len[4], int device,
                                                    int device_ptrs, int host_fallback);
 
+/* The checks of a descriptor shared by feint_integrate and the mesh paths
+ * (feint_integrate_mesh, feint_assemble): not NULL, element, problem,
+ * variant, layouts and flags (messages name "desc->..."); target and device
+ * are feint_target_resolve's. */
+FEINT_INTERNAL feint_status feint_desc_check(const feint_integrate_desc *desc);
+
+/* Where a call with (target, device, flags) runs, decided before any array
+ * is touched: FEINT_FLAG_DEVICE_POINTERS only with FEINT_TARGET_DEVICE;
+ * *host_fallback = 1 if the device does not exist (no offload build, no
+ * GPU, or a number past the last) and FEINT_FLAG_ALLOW_HOST_FALLBACK is set
+ * (else FEINT_ERR_NO_DEVICE; device pointers cannot fall back).  An offload
+ * build runs its device code on the initial device then, so that fallback
+ * runs exercise the device code path.  `prefix` starts the argument names
+ * of the messages ("desc->" or ""). */
+FEINT_INTERNAL feint_status feint_target_resolve(feint_target target, int device, unsigned flags,
+                                                 const char *prefix, int *host_fallback);
+
 /* Number of usable devices (0 in a host-only build). */
 FEINT_INTERNAL int feint_device_available(void);
 
@@ -154,10 +171,20 @@ typedef struct {
   const int32_t *col_idx;
   double *values, *rhs;
   size_t num_rows, nnz;
-  const uint32_t *elem_order; /* FEINT_MESH_OUT_COLOURED: elements by colour */
+  const uint32_t *elem_order; /* FEINT_MESH_OUT_COLOURED, device: elements by colour */
   const size_t *colour_ptr;   /* [num_colours + 1] (host memory) */
   size_t num_colours;
+  size_t chunk_len;           /* host: elements per chunk (FEINT_ASM_CHUNK_LEN) */
+  const uint32_t *chunk_order; /* FEINT_MESH_OUT_COLOURED, host: chunks by colour */
+  const size_t *chunk_colour_ptr; /* [num_chunk_colours + 1] */
+  size_t num_chunk_colours;
 } feint_mesh_kernel_args;
+
+/* Elements per chunk of the host's colouring (feint_assembly_chunks): a
+ * multiple of FEINT_BLOCK_LEN; large enough that a chunk's elements reuse
+ * their vertices' rows of the CSR matrix in cache, small enough that a
+ * colour holds many chunks for the threads to share. */
+#define FEINT_ASM_CHUNK_LEN ((size_t)16 * FEINT_BLOCK_LEN)
 
 typedef void (*feint_mesh_variant_fn)(const feint_mesh_kernel_args *);
 FEINT_INTERNAL void feint_variant_qss_geo_linear_mesh_host(const feint_mesh_kernel_args *);

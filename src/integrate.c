@@ -26,9 +26,39 @@ static int ranges_overlap(const double *a, size_t na, const double *b, size_t nb
   return a0 < b1 && b0 < a1;
 }
 
-feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
-                             const double *geometry, const double *coeffs, double *A_e,
-                             double *b_e) {
+feint_status feint_target_resolve(feint_target target, int device, unsigned flags,
+                                  const char *prefix, int *host_fallback) {
+  FEINT_CHECK((int)target >= 0 && (int)target < (int)FEINT_TARGET_COUNT, FEINT_ERR_OUT_OF_RANGE,
+              "%starget = %d is not a feint_target (0..%d)", prefix, (int)target,
+              (int)FEINT_TARGET_COUNT - 1);
+  const int device_ptrs = (flags & FEINT_FLAG_DEVICE_POINTERS) != 0;
+  FEINT_CHECK(target == FEINT_TARGET_DEVICE || !device_ptrs, FEINT_ERR_UNSUPPORTED,
+              "%sflags has FEINT_FLAG_DEVICE_POINTERS with %starget = FEINT_TARGET_HOST; device "
+              "pointers need FEINT_TARGET_DEVICE",
+              prefix, prefix);
+  FEINT_CHECK(target == FEINT_TARGET_HOST || device >= 0, FEINT_ERR_OUT_OF_RANGE,
+              "%sdevice = %d is negative; device numbers start at 0", prefix, device);
+  *host_fallback = 0;
+  if (target == FEINT_TARGET_HOST) return FEINT_SUCCESS;
+  const int num_dev = feint_device_available();
+  if (device < num_dev) return FEINT_SUCCESS;
+  FEINT_CHECK(flags & FEINT_FLAG_ALLOW_HOST_FALLBACK, FEINT_ERR_NO_DEVICE,
+              "%starget = FEINT_TARGET_DEVICE, %sdevice = %d, but %s; set "
+              "FEINT_FLAG_ALLOW_HOST_FALLBACK to run on the host instead",
+              prefix, prefix, device,
+              !feint_offload_built() ? "feint was built without offload (make GPU=sm_XX)"
+              : num_dev == 0 ? "no offload device is available (no GPU, or "
+                               "OMP_TARGET_OFFLOAD=DISABLED)"
+                             : "that device does not exist");
+  FEINT_CHECK(!device_ptrs, FEINT_ERR_NO_DEVICE,
+              "%sflags has FEINT_FLAG_DEVICE_POINTERS but device %d does not exist (%d "
+              "devices); device pointers cannot fall back to the host",
+              prefix, device, num_dev);
+  *host_fallback = 1;
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_desc_check(const feint_integrate_desc *desc) {
   FEINT_CHECK(desc != NULL, FEINT_ERR_NULL_ARG, "desc is NULL");
   const feint_integrate_desc d = *desc;
   FEINT_CHECK_ENUM(d.element, FEINT_ELEMENT_COUNT, "desc->element", "feint_element");
@@ -50,33 +80,17 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
               "FEINT_FLAG_DEVICE_POINTERS = 0x%x, FEINT_FLAG_ALLOW_HOST_FALLBACK = 0x%x)",
               d.flags, (unsigned)FEINT_FLAG_TRUST_GEOMETRY, (unsigned)FEINT_FLAG_DEVICE_POINTERS,
               (unsigned)FEINT_FLAG_ALLOW_HOST_FALLBACK);
-  FEINT_CHECK_ENUM(d.target, FEINT_TARGET_COUNT, "desc->target", "feint_target");
-  const int device_ptrs = (d.flags & FEINT_FLAG_DEVICE_POINTERS) != 0;
-  FEINT_CHECK(d.target == FEINT_TARGET_DEVICE || !device_ptrs, FEINT_ERR_UNSUPPORTED,
-              "desc->flags has FEINT_FLAG_DEVICE_POINTERS with desc->target = "
-              "FEINT_TARGET_HOST; device pointers need FEINT_TARGET_DEVICE");
-  FEINT_CHECK(d.target == FEINT_TARGET_HOST || d.device >= 0, FEINT_ERR_OUT_OF_RANGE,
-              "desc->device = %d is negative; device numbers start at 0", d.device);
-  /* Where the call runs, decided before any array is touched. */
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
+                             const double *geometry, const double *coeffs, double *A_e,
+                             double *b_e) {
   int host_fallback = 0;
-  if (d.target == FEINT_TARGET_DEVICE) {
-    const int num_dev = feint_device_available();
-    if (d.device >= num_dev) {
-      FEINT_CHECK(d.flags & FEINT_FLAG_ALLOW_HOST_FALLBACK, FEINT_ERR_NO_DEVICE,
-                  "desc->target = FEINT_TARGET_DEVICE, desc->device = %d, but %s; set "
-                  "FEINT_FLAG_ALLOW_HOST_FALLBACK to run on the host instead",
-                  d.device,
-                  !feint_offload_built() ? "feint was built without offload (make GPU=sm_XX)"
-                  : num_dev == 0 ? "no offload device is available (no GPU, or "
-                                   "OMP_TARGET_OFFLOAD=DISABLED)"
-                                 : "that device does not exist");
-      FEINT_CHECK(!device_ptrs, FEINT_ERR_NO_DEVICE,
-                  "desc->flags has FEINT_FLAG_DEVICE_POINTERS but device %d does not exist "
-                  "(%d devices); device pointers cannot fall back to the host",
-                  d.device, num_dev);
-      host_fallback = 1;
-    }
-  }
+  FEINT_CALL(feint_desc_check(desc));
+  const feint_integrate_desc d = *desc;
+  FEINT_CALL(feint_target_resolve(d.target, d.device, d.flags, "desc->", &host_fallback));
+  const int device_ptrs = (d.flags & FEINT_FLAG_DEVICE_POINTERS) != 0;
   if (num_elem == 0) { /* a successful call: feint_last_execution() describes it */
     feint_execution_set(host_fallback ? FEINT_TARGET_HOST : d.target, d.device, host_fallback);
     return FEINT_SUCCESS;

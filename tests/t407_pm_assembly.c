@@ -1,11 +1,13 @@
 /* t407: perfmodel's assembly counts (perfmodel/assembly.c) against totals
  * counted by hand for one cube cut into 6 Kuhn tetrahedra and one cube cut
- * into 2 prisms, exact integer equality; argument errors. */
+ * into 2 prisms (scalar and elasticity), and for a mesh of 1000 elements (the
+ * chunk colour order), exact integer equality; argument errors. */
 #include "feint_perfmodel.h"
 #include "test_util.h"
 
 static void expect(feint_element el, feint_problem pb, feint_assemble_strategy st, size_t E,
                    size_t V, size_t Z, long long bytes, long long extra_flops, const char *what) {
+  const size_t nc = pb == FEINT_ELASTICITY ? 3 : 1;
   feint_pm_assembly_counts a;
   feint_pm_counts c;
   CHECK_STATUS(feint_pm_assembly_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, E, V, Z, &a),
@@ -15,7 +17,8 @@ static void expect(feint_element el, feint_problem pb, feint_assemble_strategy s
         bytes);
   CHECK(a.flops == (long long)E * c.flops + extra_flops, "%s: %lld flops, hand count %lld", what,
         a.flops, (long long)E * c.flops + extra_flops);
-  CHECK(a.bytes_zeroing == 8 * (long long)(Z + V), "%s: zeroing %lld", what, a.bytes_zeroing);
+  CHECK(a.bytes_zeroing == 8 * (long long)(Z + nc * V), "%s: zeroing %lld", what,
+        a.bytes_zeroing);
 }
 
 int main(void) {
@@ -23,19 +26,33 @@ int main(void) {
    * all 8, the other 6 see 5 each (e.g. x-corner 1: tets {0,1,3,7},
    * {0,1,5,7} -> {0,1,3,5,7}): nnz = 8 + 8 + 30 = 46.
    * Poisson, colouring: conn 4*4*6 = 96, coords 24*8 = 192, coeffs 8*4*6 =
-   * 192, map 4*6 = 24, pattern 8*9 + 4*46 = 256, values 16*46 = 736,
-   * vector 16*8 = 128: 1624.  Scatter additions 6 * (16 + 4) = 120. */
-  expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 6, 8, 46, 1624, 120, "tet poisson");
-  /* atomics: no colour order: 1624 - 24 = 1600 */
+   * 192, colour order: one chunk, 4, pattern 8*9 + 4*46 = 256, values
+   * 16*46 = 736, vector 16*8 = 128: 1604.  Scatter additions 6 * (16 + 4) =
+   * 120. */
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 6, 8, 46, 1604, 120, "tet poisson");
+  /* atomics: no colour order: 1604 - 4 = 1600 */
   expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 6, 8, 46, 1600, 120, "tet atomics");
-  /* conv-diff: coeffs 8*20*6 = 960 instead of 192: 1624 + 768 = 2392 */
-  expect(FEINT_TET4, FEINT_CONVDIFF, FEINT_ASSEMBLE_COLOURING, 6, 8, 46, 2392, 120, "tet cd");
+  /* conv-diff: coeffs 8*20*6 = 960 instead of 192: 1604 + 768 = 2372 */
+  expect(FEINT_TET4, FEINT_CONVDIFF, FEINT_ASSEMBLE_COLOURING, 6, 8, 46, 2372, 120, "tet cd");
+  /* elasticity, 3 dofs per vertex: 24 rows, nnz = 9 * 46 = 414; conn 96,
+   * coords 192, coeffs 8*(2 + 3*4)*6 = 672, colour order 4, pattern
+   * 8*25 + 4*414 = 1856, values 16*414 = 6624, vector 16*24 = 384: 9828.
+   * Scatter additions 6 * (12*12 + 12) = 936. */
+  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_ASSEMBLE_COLOURING, 6, 8, 414, 9828, 936,
+         "tet elasticity");
   /* One cube, 2 prisms sharing the diagonal face: V = 8; the 4 vertices on
    * the diagonal face see all 8, the other 4 see their prism's 6:
    * nnz = 32 + 24 = 56.  Poisson colouring: conn 4*6*2 = 48, coords 192,
-   * coeffs 8*6*2 = 96, map 8, pattern 72 + 224 = 296, values 896,
-   * vector 128: 1664.  Scatter additions 2 * (36 + 6) = 84. */
-  expect(FEINT_PRISM6, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 2, 8, 56, 1664, 84, "prism");
+   * coeffs 8*6*2 = 96, colour order 4, pattern 72 + 224 = 296, values 896,
+   * vector 128: 1660.  Scatter additions 2 * (36 + 6) = 84. */
+  expect(FEINT_PRISM6, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 2, 8, 56, 1660, 84, "prism");
+  /* 1000 elements (sizes only; V = 8, nnz = 46 kept): 1000 / 128 -> 8
+   * chunks, colour order 32 bytes; conn 16000, coords 192, coeffs 32000,
+   * pattern 256, values 736, vector 128: 49344 (atomics 49312) */
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 1000, 8, 46, 49344, 20000,
+         "1000 tets colouring");
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 1000, 8, 46, 49312, 20000,
+         "1000 tets atomics");
   feint_pm_assembly_counts a;
   CHECK_STATUS(feint_pm_assembly_counts_get(FEINT_TET4, FEINT_POISSON, 0, 0, 6, 8, 46, NULL),
                FEINT_ERR_NULL_ARG, "out");

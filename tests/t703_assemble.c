@@ -2,7 +2,8 @@
  * case, variant and coefficient layout, both strategies (colouring,
  * atomics), host and device code (host fallback without a GPU), the
  * assembled A and b equal a dense assembly written here from the serial
- * reference's element matrices; the colouring is valid; colouring results
+ * reference's element matrices; both colourings (elements for the device,
+ * chunks of elements for the host) are valid; colouring results
  * are bitwise identical for 1, 2 and 8 threads; Laplace rows sum to zero,
  * elasticity rows vanish on rigid translations (sum over the columns of one
  * component), and the Poisson and elasticity matrices are symmetric.
@@ -110,6 +111,41 @@ static void check_colouring(const feint_mesh *m, const feint_assembly *plan) {
   free(seen), free(owner);
 }
 
+/* The host's chunk colouring: every chunk once, no two chunks of a colour
+ * share a vertex, ascending within a colour. */
+static void check_chunks(const feint_mesh *m, const feint_assembly *plan) {
+  const size_t ns = (size_t)fix_nodes(m->element);
+  size_t len, nc;
+  const size_t *cp;
+  const uint32_t *order;
+  CHECK_STATUS(feint_assembly_chunks(plan, &len, &nc, &cp, &order), FEINT_SUCCESS, NULL);
+  CHECK(len > 0 && len % FEINT_BLOCK_LEN == 0, "chunk length %zu", len);
+  const size_t nchunks = (m->num_elem + len - 1) / len;
+  CHECK(cp[0] == 0 && cp[nc] == nchunks, "chunk colour offsets 0..%zu, expected 0..%zu", cp[nc],
+        nchunks);
+  unsigned char *seen = calloc(nchunks, 1);
+  size_t *owner = malloc(m->num_vertices * sizeof(size_t));
+  for (size_t c = 0; c < nc; c++) {
+    CHECK(cp[c + 1] > cp[c], "chunk colour %zu is empty", c);
+    for (size_t v = 0; v < m->num_vertices; v++) owner[v] = SIZE_MAX;
+    for (size_t i = cp[c]; i < cp[c + 1]; i++) {
+      const uint32_t k = order[i];
+      CHECK(k < nchunks && !seen[k], "chunk %u listed twice or out of range", k);
+      if (k >= nchunks) continue;
+      seen[k] = 1;
+      CHECK(i == cp[c] || order[i - 1] < k, "chunk colour %zu not ascending", c);
+      for (size_t e = k * len; e < (k + 1) * len && e < m->num_elem; e++)
+        for (size_t r = 0; r < ns; r++) {
+          const uint32_t v = m->conn[e * ns + r];
+          CHECK(owner[v] == SIZE_MAX || owner[v] == k,
+                "chunk colour %zu: chunks %zu and %u share vertex %u", c, owner[v], k, v);
+          owner[v] = k;
+        }
+    }
+  }
+  free(seen), free(owner);
+}
+
 static void check_case(feint_element el, feint_problem pb, int perturb) {
   feint_mesh m;
   fix_mesh_box(&m, el, 3, perturb, 0.2, 21 + el);
@@ -134,6 +170,7 @@ static void check_case(feint_element el, feint_problem pb, int perturb) {
   CHECK_STATUS(feint_csr_create(&m, dpv, &A), FEINT_SUCCESS, NULL);
   CHECK_STATUS(feint_assembly_create(&m, &plan), FEINT_SUCCESS, NULL);
   check_colouring(&m, plan);
+  check_chunks(&m, plan);
   const size_t nv = (size_t)dpv * m.num_vertices; /* rows */
   double *b = malloc(nv * sizeof(double));
   double *first_vals = malloc(A.nnz * sizeof(double)), *first_b = malloc(nv * sizeof(double));
@@ -200,6 +237,90 @@ static void check_case(feint_element el, feint_problem pb, int perturb) {
   feint_assembly_destroy(plan);
   feint_csr_destroy(&A);
   dense_free(&d);
+  fix_mesh_free(&m);
+}
+
+/* A mesh of many chunks (n^3 cells; the dense check above has one or two):
+ * both strategies equal a sparse assembly done here (positions by linear
+ * search in the row) to round-off, and colouring is bitwise identical for
+ * 1, 2 and 8 threads.  Tolerance as above, with the per-entry scales
+ * summed in the sparse reference. */
+static void check_large(feint_element el, feint_problem pb, size_t n) {
+  feint_mesh m;
+  fix_mesh_box(&m, el, n, FIX_GENERAL, 0.2, 3);
+  const int ns = fix_nodes(el), dpv = pb == FEINT_ELASTICITY ? 3 : 1, nd = dpv * ns;
+  const size_t ne = m.num_elem, nr = (size_t)dpv * m.num_vertices;
+  size_t nc;
+  feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
+  feint_element_info ei;
+  feint_element_get_info(el, &ei);
+  const double n_terms =
+      (double)ei.num_qpts * (pb == FEINT_POISSON ? 3 : pb == FEINT_CONVDIFF ? 16 : 5);
+  double *coef = malloc(ne * nc * sizeof(double));
+  test_rng rng = {5};
+  for (size_t i = 0; i < ne * nc; i++)
+    coef[i] = pb == FEINT_ELASTICITY && i % nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0)
+                                                   : test_rng_uniform(&rng, -1.0, 1.0);
+  feint_csr A;
+  feint_assembly *plan;
+  CHECK_STATUS(feint_csr_create(&m, dpv, &A), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_create(&m, &plan), FEINT_SUCCESS, NULL);
+  check_colouring(&m, plan);
+  check_chunks(&m, plan);
+  size_t num_chunk_colours;
+  feint_assembly_chunks(plan, NULL, &num_chunk_colours, NULL, NULL);
+  CHECK(num_chunk_colours > 1, "%zu chunk colours", num_chunk_colours);
+  /* sparse reference */
+  double *geo = fix_gather(&m);
+  double *Ae = malloc(ne * nd * nd * sizeof(double)), *be = malloc(ne * nd * sizeof(double));
+  double *Aa = malloc(ne * nd * nd * sizeof(double)), *ba = malloc(ne * nd * sizeof(double));
+  CHECK_STATUS(feint_integrate_reference(el, pb, ne, geo, coef, Ae, be, Aa, ba), FEINT_SUCCESS,
+               NULL);
+  double *ref = calloc(A.nnz, sizeof(double)), *S = calloc(A.nnz, sizeof(double));
+  double *refb = calloc(nr, sizeof(double)), *Sb = calloc(nr, sizeof(double));
+  for (size_t e = 0; e < ne; e++)
+    for (int r = 0; r < nd; r++) {
+      const size_t i = (size_t)dpv * m.conn[e * ns + r / dpv] + (size_t)(r % dpv);
+      for (int s = 0; s < nd; s++) {
+        const int32_t j = dpv * (int32_t)m.conn[e * ns + s / dpv] + s % dpv;
+        int64_t k = A.row_ptr[i];
+        while (A.col_idx[k] != j) k++;
+        ref[k] += Ae[(e * nd + r) * nd + s], S[k] += Aa[(e * nd + r) * nd + s];
+      }
+      refb[i] += be[e * nd + r], Sb[i] += ba[e * nd + r];
+    }
+  double *b = malloc(nr * sizeof(double)), *first = malloc(A.nnz * sizeof(double));
+  double *firstb = malloc(nr * sizeof(double));
+  feint_integrate_desc d = {el, pb, FEINT_QSS_GEO_GENERIC, 0, 0, 0, 0, 0};
+  const double tol_n = 2 * (n_terms + 16 + 24);
+  for (int strat = 0; strat < FEINT_ASSEMBLE_COUNT; strat++) {
+    CHECK_STATUS(feint_assemble(&d, (feint_assemble_strategy)strat, &m, plan, coef, &A, b),
+                 FEINT_SUCCESS, NULL);
+    size_t bad = 0;
+    for (size_t k = 0; k < A.nnz; k++) bad += !test_close(A.values[k], ref[k], tol_n, S[k], 1.0);
+    for (size_t i = 0; i < nr; i++) bad += !test_close(b[i], refb[i], tol_n, Sb[i], 1.0);
+    CHECK(bad == 0, "%s %s %zu cells %s: %zu entries off the sparse reference",
+          feint_element_name(el), feint_problem_name(pb), n, strat ? "atomics" : "colouring", bad);
+  }
+  for (int threads = 1; threads <= 8; threads *= 2) {
+    if (threads == 4) continue;
+    omp_set_num_threads(threads);
+    feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A, b);
+    if (threads == 1) {
+      memcpy(first, A.values, A.nnz * sizeof(double));
+      memcpy(firstb, b, nr * sizeof(double));
+    } else {
+      CHECK(memcmp(first, A.values, A.nnz * sizeof(double)) == 0 &&
+                memcmp(firstb, b, nr * sizeof(double)) == 0,
+            "%s %s %zu cells: colouring with %d threads differs bitwise from 1 thread",
+            feint_element_name(el), feint_problem_name(pb), n, threads);
+    }
+  }
+  omp_set_num_threads(omp_get_num_procs());
+  free(coef), free(geo), free(Ae), free(be), free(Aa), free(ba), free(ref), free(S), free(refb);
+  free(Sb), free(b), free(first), free(firstb);
+  feint_assembly_destroy(plan);
+  feint_csr_destroy(&A);
   fix_mesh_free(&m);
 }
 
@@ -272,6 +393,9 @@ int main(void) {
       check_case((feint_element)el, (feint_problem)pb, FIX_GENERAL);
       if (el != FEINT_TET4) check_case((feint_element)el, (feint_problem)pb, FIX_AFFINE);
     }
+  check_large(FEINT_TET4, FEINT_POISSON, 12);   /* 10368 elements, 81 chunks */
+  check_large(FEINT_HEX8, FEINT_ELASTICITY, 12); /* 1728 elements, 14 chunks */
+  check_large(FEINT_PRISM6, FEINT_CONVDIFF, 10); /* 2000 elements, 16 chunks */
   check_errors();
   return test_finish("t703_assemble");
 }

@@ -24,9 +24,14 @@ static const feint_mesh_variant_device_fn mesh_device[FEINT_VARIANT_COUNT] = {
 
 struct feint_assembly {
   size_t num_elem, num_vertices;
+  /* element colouring (device loops): */
   size_t num_colours;
-  size_t *colour_ptr;  /* [num_colours + 1] */
+  size_t *colour_ptr;   /* [num_colours + 1] */
   uint32_t *elem_order; /* [num_elem] elements by colour, ascending within one */
+  /* chunk colouring (host loops), chunks of FEINT_ASM_CHUNK_LEN elements: */
+  size_t num_chunk_colours;
+  size_t *chunk_colour_ptr; /* [num_chunk_colours + 1] */
+  uint32_t *chunk_order;    /* [num_chunks] chunks by colour, ascending within one */
 };
 
 /* Checks shared by feint_integrate_mesh and feint_assemble; fills the case
@@ -34,28 +39,20 @@ struct feint_assembly {
 static feint_status check_call(const feint_integrate_desc *desc, const feint_mesh *mesh,
                                const double *coeffs, feint_mesh_kernel_args *ka,
                                size_t *coeff_len, int *run_device, int *host_fallback) {
-  FEINT_CHECK(desc != NULL, FEINT_ERR_NULL_ARG, "desc is NULL");
+  FEINT_CALL(feint_desc_check(desc));
   const feint_integrate_desc d = *desc;
-  FEINT_CHECK_ENUM(d.element, FEINT_ELEMENT_COUNT, "desc->element", "feint_element");
-  FEINT_CHECK_ENUM(d.problem, FEINT_PROBLEM_COUNT, "desc->problem", "feint_problem");
-  FEINT_CHECK_ENUM(d.variant, FEINT_VARIANT_COUNT, "desc->variant", "feint_variant");
-  FEINT_CHECK_ENUM(d.layout_in, FEINT_LAYOUT_COUNT, "desc->layout_in", "feint_layout");
-  FEINT_CHECK_ENUM(d.layout_out, FEINT_LAYOUT_COUNT, "desc->layout_out", "feint_layout");
   FEINT_CHECK(d.layout_in != FEINT_LAYOUT_PACKED && d.layout_out != FEINT_LAYOUT_PACKED,
               FEINT_ERR_UNSUPPORTED,
               "desc->layout_%s = packed: the mesh paths take natural or blocked layouts (packed "
               "output not yet)",
               d.layout_in == FEINT_LAYOUT_PACKED ? "in" : "out");
-  const unsigned known = FEINT_FLAG_TRUST_GEOMETRY | FEINT_FLAG_DEVICE_POINTERS |
-                         FEINT_FLAG_ALLOW_HOST_FALLBACK;
-  FEINT_CHECK((d.flags & ~known) == 0, FEINT_ERR_OUT_OF_RANGE,
-              "desc->flags = 0x%x has unknown bits (allowed: 0x%x)", d.flags, known);
   FEINT_CHECK(d.problem != FEINT_POISSON_KAPPA && d.problem != FEINT_ELASTICITY_QP,
               FEINT_ERR_UNSUPPORTED,
               "desc->problem = %s: the mesh paths integrate poisson, convdiff and elasticity "
               "(per-quadrature-point coefficients not yet)",
               feint_problem_name(d.problem));
-  FEINT_CALL(feint_asm_resolve_target(d.target, d.device, d.flags, run_device, host_fallback));
+  FEINT_CALL(feint_asm_resolve_target(d.target, d.device, d.flags, "desc->", run_device,
+                                      host_fallback));
   FEINT_CALL(feint_mesh_check(mesh));
   FEINT_CHECK(mesh->element == d.element, FEINT_ERR_UNSUPPORTED,
               "desc->element = %s but mesh->element = %s", feint_element_name(d.element),
@@ -74,6 +71,7 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
   ka->coords = mesh->coords;
   ka->conn = mesh->conn;
   ka->coeffs = coeffs;
+  ka->chunk_len = FEINT_ASM_CHUNK_LEN;
   return FEINT_SUCCESS;
 }
 
@@ -183,39 +181,76 @@ feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_
 
 /* ---- colouring ----------------------------------------------------------- */
 
-/* Greedy colouring in element order: element e takes the smallest colour
- * that no earlier element sharing one of its vertices has.  Colours are
- * searched 64 at a time (a bit mask per vertex); an element whose
- * neighbours use all 64 colours of a round waits for the next round.
- * Deterministic: a pure function of the connectivity. */
-static feint_status colour_elements(const feint_mesh *mesh, uint32_t *colour,
-                                    size_t *num_colours) {
+/* Greedy colouring of the items of a mesh in item order, item k = elements
+ * [k len, min((k + 1) len, num_elem)) (len = 1: single elements; len =
+ * FEINT_ASM_CHUNK_LEN: the host's chunks): item k takes the smallest colour
+ * that no earlier item sharing one of its vertices has.  Colours are
+ * searched 64 at a time (a bit mask per vertex); an item whose neighbours
+ * use all 64 colours of a round waits for the next round.  Deterministic: a
+ * pure function of the connectivity. */
+static feint_status colour_items(const feint_mesh *mesh, size_t len, size_t num_items,
+                                 uint32_t *colour, size_t *num_colours) {
   const size_t ne = mesh->num_elem, nv = mesh->num_vertices;
-  const int ns = feint_asm_nodes(mesh->element);
+  const size_t ns = (size_t)feint_asm_nodes(mesh->element);
   uint64_t *used = malloc(nv * sizeof(uint64_t));
   FEINT_CHECK(used != NULL, FEINT_ERR_ALLOC, "cannot allocate %zu colour masks", nv);
-  for (size_t e = 0; e < ne; e++) colour[e] = UINT32_MAX;
-  size_t left = ne, base = 0;
+  for (size_t k = 0; k < num_items; k++) colour[k] = UINT32_MAX;
+  size_t left = num_items, base = 0;
   while (left > 0) {
     memset(used, 0, nv * sizeof(uint64_t));
-    for (size_t e = 0; e < ne; e++) {
-      if (colour[e] != UINT32_MAX) continue;
-      const uint32_t *v = mesh->conn + e * ns;
+    for (size_t k = 0; k < num_items; k++) {
+      if (colour[k] != UINT32_MAX) continue;
+      const uint32_t *v = mesh->conn + k * len * ns;
+      const size_t nvk = ((k + 1) * len < ne ? len : ne - k * len) * ns;
       uint64_t taken = 0;
-      for (int n = 0; n < ns; n++) taken |= used[v[n]];
+      for (size_t n = 0; n < nvk; n++) taken |= used[v[n]];
       if (taken == UINT64_MAX) continue;
       const int c = __builtin_ctzll(~taken);
-      colour[e] = (uint32_t)(base + (size_t)c);
-      for (int n = 0; n < ns; n++) used[v[n]] |= 1ull << c;
+      colour[k] = (uint32_t)(base + (size_t)c);
+      for (size_t n = 0; n < nvk; n++) used[v[n]] |= 1ull << c;
       left--;
     }
     base += 64;
   }
   free(used);
   size_t nc = 0;
-  for (size_t e = 0; e < ne; e++)
-    if ((size_t)colour[e] + 1 > nc) nc = (size_t)colour[e] + 1;
+  for (size_t k = 0; k < num_items; k++)
+    if ((size_t)colour[k] + 1 > nc) nc = (size_t)colour[k] + 1;
   *num_colours = nc;
+  return FEINT_SUCCESS;
+}
+
+/* The colouring of items of `len` elements: *order (malloc'd) the items
+ * sorted by colour, ascending within a colour, *colour_ptr (malloc'd,
+ * [*num_colours + 1]) the colours' offsets in it.  All or nothing. */
+static feint_status build_colouring(const feint_mesh *mesh, size_t len, size_t *num_colours,
+                                    size_t **colour_ptr, uint32_t **order) {
+  const size_t ni = (mesh->num_elem + len - 1) / len;
+  uint32_t *colour = malloc(ni * sizeof(uint32_t)), *ord = malloc(ni * sizeof(uint32_t));
+  if (!colour || !ord) {
+    free(colour), free(ord);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the colouring of %zu items", ni);
+  }
+  size_t nc = 0;
+  feint_status st = colour_items(mesh, len, ni, colour, &nc);
+  size_t *ptr = st == FEINT_SUCCESS ? calloc(nc + 1, sizeof(size_t)) : NULL;
+  size_t *next = st == FEINT_SUCCESS ? malloc((nc + 1) * sizeof(size_t)) : NULL;
+  if (st == FEINT_SUCCESS && (!ptr || !next))
+    st = feint_error_set(FEINT_ERR_ALLOC, __func__, __FILE__, __LINE__,
+                         "cannot allocate %zu colour offsets", nc + 1);
+  if (st != FEINT_SUCCESS) {
+    free(colour), free(ord), free(ptr), free(next);
+    return st;
+  }
+  /* counting sort by colour, stable: ascending item order in a colour */
+  for (size_t k = 0; k < ni; k++) ptr[colour[k] + 1]++;
+  for (size_t c = 0; c < nc; c++) ptr[c + 1] += ptr[c];
+  memcpy(next, ptr, nc * sizeof(size_t));
+  for (size_t k = 0; k < ni; k++) ord[next[colour[k]]++] = (uint32_t)k;
+  free(next), free(colour);
+  *num_colours = nc;
+  *colour_ptr = ptr;
+  *order = ord;
   return FEINT_SUCCESS;
 }
 
@@ -225,48 +260,20 @@ feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan
   FEINT_CHECK(mesh->num_elem <= UINT32_MAX, FEINT_ERR_BAD_SIZE,
               "mesh->num_elem = %zu: the colour order holds 32-bit element indices",
               mesh->num_elem);
-  const size_t ne = mesh->num_elem;
   feint_assembly *p = calloc(1, sizeof *p);
-  uint32_t *colour = malloc(ne * sizeof(uint32_t));
-  if (p) p->elem_order = malloc(ne * sizeof(uint32_t));
-  if (!p || !colour || !p->elem_order) {
-    if (p) free(p->elem_order);
-    free(p);
-    free(colour);
-    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the colouring of %zu elements", ne);
-  }
-  size_t nc = 0;
-  feint_status st = colour_elements(mesh, colour, &nc);
+  FEINT_CHECK(p != NULL, FEINT_ERR_ALLOC, "cannot allocate the assembly plan");
+  feint_status st = build_colouring(mesh, 1, &p->num_colours, &p->colour_ptr, &p->elem_order);
   if (st == FEINT_SUCCESS) {
-    p->colour_ptr = calloc(nc + 1, sizeof(size_t));
-    if (!p->colour_ptr)
-      st = feint_error_set(FEINT_ERR_ALLOC, __func__, __FILE__, __LINE__,
-                           "cannot allocate %zu colour offsets", nc + 1);
+    st = build_colouring(mesh, FEINT_ASM_CHUNK_LEN, &p->num_chunk_colours,
+                         &p->chunk_colour_ptr, &p->chunk_order);
+    if (st != FEINT_SUCCESS) free(p->colour_ptr), free(p->elem_order);
   }
   if (st != FEINT_SUCCESS) {
-    free(colour);
-    free(p->elem_order);
     free(p);
     return st;
   }
-  /* counting sort by colour, stable: ascending element order in a colour */
-  for (size_t e = 0; e < ne; e++) p->colour_ptr[colour[e] + 1]++;
-  for (size_t c = 0; c < nc; c++) p->colour_ptr[c + 1] += p->colour_ptr[c];
-  size_t *next = malloc(nc * sizeof(size_t));
-  if (!next) {
-    free(colour);
-    free(p->colour_ptr);
-    free(p->elem_order);
-    free(p);
-    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate %zu colour offsets", nc);
-  }
-  memcpy(next, p->colour_ptr, nc * sizeof(size_t));
-  for (size_t e = 0; e < ne; e++) p->elem_order[next[colour[e]]++] = (uint32_t)e;
-  free(next);
-  free(colour);
-  p->num_elem = ne;
+  p->num_elem = mesh->num_elem;
   p->num_vertices = mesh->num_vertices;
-  p->num_colours = nc;
   *plan = p;
   return FEINT_SUCCESS;
 }
@@ -275,6 +282,8 @@ feint_status feint_assembly_destroy(feint_assembly *plan) {
   if (plan == NULL) return FEINT_SUCCESS;
   free(plan->colour_ptr);
   free(plan->elem_order);
+  free(plan->chunk_colour_ptr);
+  free(plan->chunk_order);
   free(plan);
   return FEINT_SUCCESS;
 }
@@ -285,6 +294,17 @@ feint_status feint_assembly_colouring(const feint_assembly *plan, size_t *num_co
   if (num_colours) *num_colours = plan->num_colours;
   if (colour_ptr) *colour_ptr = plan->colour_ptr;
   if (elem_order) *elem_order = plan->elem_order;
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len,
+                                   size_t *num_colours, const size_t **colour_ptr,
+                                   const uint32_t **chunk_order) {
+  FEINT_CHECK(plan != NULL, FEINT_ERR_NULL_ARG, "plan is NULL");
+  if (chunk_len) *chunk_len = FEINT_ASM_CHUNK_LEN;
+  if (num_colours) *num_colours = plan->num_chunk_colours;
+  if (colour_ptr) *colour_ptr = plan->chunk_colour_ptr;
+  if (chunk_order) *chunk_order = plan->chunk_order;
   return FEINT_SUCCESS;
 }
 
@@ -339,6 +359,9 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
   ka.elem_order = plan->elem_order;
   ka.colour_ptr = plan->colour_ptr;
   ka.num_colours = plan->num_colours;
+  ka.chunk_order = plan->chunk_order;
+  ka.chunk_colour_ptr = plan->chunk_colour_ptr;
+  ka.num_chunk_colours = plan->num_chunk_colours;
   FEINT_CALL(run_mesh_loop(desc->variant, &ka, coeff_len, 0, 0, run_device, desc->device,
                            host_fallback));
   feint_execution_set(run_device && !host_fallback ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST,

@@ -15,13 +15,14 @@ FEINT_INTERNAL int feint_asm_nodes(feint_element element);
  * through the connectivity a chunk at a time. */
 FEINT_INTERNAL feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine);
 
-/* Where a call with (target, device, flags) runs, decided before any array
- * is touched: *run_device = 1 for the device code (on `device`, or with
+/* Where a mesh or CSR call with (target, device, flags) runs
+ * (feint_target_resolve; FEINT_FLAG_DEVICE_POINTERS refused on these
+ * paths): *run_device = 1 for the device code (on `device`, or with
  * *host_fallback = 1 on the initial device in an offload build without a
  * usable device), 0 for the host code. */
 FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int device,
-                                                     unsigned flags, int *run_device,
-                                                     int *host_fallback);
+                                                     unsigned flags, const char *prefix,
+                                                     int *run_device, int *host_fallback);
 
 /* One array of a device call: host pointer, bytes, whether it is copied in
  * and/or out; dev receives the device copy. */

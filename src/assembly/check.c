@@ -63,33 +63,14 @@ feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine) 
 }
 
 feint_status feint_asm_resolve_target(feint_target target, int device, unsigned flags,
-                                      int *run_device, int *host_fallback) {
-  FEINT_CHECK_ENUM(target, FEINT_TARGET_COUNT, "target", "feint_target");
+                                      const char *prefix, int *run_device, int *host_fallback) {
   FEINT_CHECK(!(flags & FEINT_FLAG_DEVICE_POINTERS), FEINT_ERR_UNSUPPORTED,
               "FEINT_FLAG_DEVICE_POINTERS is not supported on the mesh and CSR paths yet; pass "
               "host arrays (they are copied to the device in the call)");
-  *run_device = 0;
-  *host_fallback = 0;
-  if (target == FEINT_TARGET_HOST) return FEINT_SUCCESS;
-  FEINT_CHECK(device >= 0, FEINT_ERR_OUT_OF_RANGE,
-              "device = %d is negative; device numbers start at 0", device);
-  const int num_dev = feint_device_available();
-  if (device < num_dev) {
-    *run_device = 1;
-    return FEINT_SUCCESS;
-  }
-  FEINT_CHECK(flags & FEINT_FLAG_ALLOW_HOST_FALLBACK, FEINT_ERR_NO_DEVICE,
-              "target = FEINT_TARGET_DEVICE, device = %d, but %s; set "
-              "FEINT_FLAG_ALLOW_HOST_FALLBACK to run on the host instead",
-              device,
-              !feint_offload_built() ? "feint was built without offload (make GPU=sm_XX)"
-              : num_dev == 0 ? "no offload device is available (no GPU, or "
-                               "OMP_TARGET_OFFLOAD=DISABLED)"
-                             : "that device does not exist");
-  *host_fallback = 1;
-  /* an offload build runs its device code on the initial device, so that
-   * fallback runs exercise the device code path */
-  *run_device = feint_offload_built();
+  FEINT_CALL(feint_target_resolve(target, device, flags, prefix, host_fallback));
+  /* the device code runs on a device, or (fallback) on the initial device in
+   * an offload build */
+  *run_device = target == FEINT_TARGET_DEVICE && (!*host_fallback || feint_offload_built());
   return FEINT_SUCCESS;
 }
 

@@ -210,7 +210,7 @@ feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, fein
                   (uintptr_t)x + A->num_cols * sizeof(double) <= (uintptr_t)y,
               FEINT_ERR_UNSUPPORTED, "x and y overlap");
   int run_device, host_fallback;
-  FEINT_CALL(feint_asm_resolve_target(target, device, flags, &run_device, &host_fallback));
+  FEINT_CALL(feint_asm_resolve_target(target, device, flags, "", &run_device, &host_fallback));
   const size_t nrows = A->num_rows, nnz = A->nnz;
   if (!run_device) {
     feint_csr_spmv_run(0, 0, 0, nrows, A->row_ptr, A->col_idx, A->values, x, y);

@@ -14,16 +14,21 @@
  * buffer, exactly as in kernel/driver.h.
  *
  * Output paths (ka->output):
+ * Elements go in chunks of ka->chunk_len consecutive ones (a multiple of
+ * FEINT_BLOCK_LEN), each chunk run in order by one thread.
  *  - FEINT_MESH_OUT_ELEMENT: A_e, b_e per element in layout_out; threads own
- *    contiguous ranges of blocks (schedule(static)).
+ *    contiguous ranges of chunks (schedule(static)).
  *  - FEINT_MESH_OUT_COLOURED: add into the CSR values and the vector
- *    (kernel/scatter.h), colour after colour: within a colour no two
- *    elements share a vertex, so the threads splitting a colour's blocks
+ *    (kernel/scatter.h), chunk colour after chunk colour: no two chunks of
+ *    a colour share a vertex, so the threads splitting a colour's chunks
  *    never touch the same entry, and each entry receives its contributions
- *    in colour order - the same bits for any thread count.  The implicit
- *    barrier of each colour's `omp for` separates the colours.
- *  - FEINT_MESH_OUT_ATOMIC: add with `omp atomic update`, elements in mesh
- *    order, blocks shared statically among the threads.
+ *    in colour order, then element order within its one chunk - the same
+ *    bits for any thread count.  A chunk's elements are neighbours in a
+ *    locality-ordered mesh, so the CSR rows they add into stay in cache
+ *    while the chunk runs (colouring single elements instead sweeps the
+ *    whole matrix once per colour).
+ *  - FEINT_MESH_OUT_ATOMIC: add with `omp atomic update`, chunks in mesh
+ *    order shared statically among the threads.
  * A^e of the scatter paths lives only in the block buffer (on the stack).
  * Every case of FEINT_FOR_EACH_CASE (element x problem, scalar or 3 dofs per
  * vertex) is a separate instantiation with literal et and pb, so every inner
@@ -37,15 +42,14 @@
 #include "kernel/gather.h"
 #include "kernel/scatter.h"
 
-/* Gather block [i0, i0 + nvalid) (element i of the block: order[i] if order
- * != NULL, else i) into blocked buffers (kernel/gather.h), run the variant
- * on every lane, and send the block to output `out` (a run-time value: the
- * element function is instantiated once per case, whatever the output).
- * Lanes past nvalid repeat lane 0's element and are discarded. */
+/* Gather elements [i0, i0 + nvalid) into blocked buffers (kernel/gather.h),
+ * run the variant on every lane, and send the block to output `out` (a
+ * run-time value: the element function is instantiated once per case,
+ * whatever the output).  Lanes past nvalid repeat lane 0's element and are
+ * discarded. */
 FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_args *ka,
                                                       const int et, const int pb, const int out,
-                                                      const size_t i0, const int nvalid,
-                                                      const uint32_t *order) {
+                                                      const size_t i0, const int nvalid) {
   const int ns = feint_elem_nodes(et), nd = feint_problem_dofs(et, pb);
   const uint32_t *conn = ka->conn;
   double geo[3 * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
@@ -53,10 +57,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
   double A[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   double b[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   size_t elem[FEINT_B];
-  for (int l = 0; l < FEINT_B; l++) {
-    const size_t i = i0 + (size_t)(l < nvalid ? l : 0);
-    elem[l] = order ? order[i] : i;
-  }
+  for (int l = 0; l < FEINT_B; l++) elem[l] = i0 + (size_t)(l < nvalid ? l : 0);
   feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, elem, geo, coef);
   FEINT_OMP(simd)
   for (int lane = 0; lane < FEINT_B; lane++)
@@ -89,23 +90,27 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
 }
 
 /* One case inside the enclosing parallel region (literal et, pb).  The
- * coloured output runs the colours one after another (the implicit barrier
- * of each `omp for` separates them), the others the whole mesh at once: one
- * loop, one call site of the block function. */
+ * elements go in chunks of ka->chunk_len consecutive ones, each run in
+ * order by one thread.  The coloured output runs the chunk colours one
+ * after another (the implicit barrier of each `omp for` separates them; no
+ * two chunks of a colour share a vertex), the others every chunk at once:
+ * one loop, one call site of the block function. */
 FEINT_INLINE void FEINT_VFN(feint_mesh_case_, _host)(const feint_mesh_kernel_args *ka,
                                                      const int et, const int pb) {
   const int out = ka->output, coloured = out == FEINT_MESH_OUT_COLOURED;
-  const size_t parts = coloured ? ka->num_colours : 1;
-  const uint32_t *order = coloured ? ka->elem_order : NULL;
+  const size_t ne = ka->num_elem, len = ka->chunk_len;
+  const size_t parts = coloured ? ka->num_chunk_colours : 1;
   for (size_t c = 0; c < parts; c++) {
-    const size_t lo = coloured ? ka->colour_ptr[c] : 0;
-    const size_t hi = coloured ? ka->colour_ptr[c + 1] : ka->num_elem;
-    const size_t num_blk = (hi - lo + FEINT_B - 1) / FEINT_B;
+    const size_t lo = coloured ? ka->chunk_colour_ptr[c] : 0;
+    const size_t hi = coloured ? ka->chunk_colour_ptr[c + 1] : (ne + len - 1) / len;
     FEINT_OMP(for schedule(static))
-    for (size_t blk = 0; blk < num_blk; blk++) {
-      const size_t i0 = lo + blk * FEINT_B;
-      const int nvalid = hi - i0 < FEINT_B ? (int)(hi - i0) : FEINT_B;
-      FEINT_VFN(feint_mesh_block_, _host)(ka, et, pb, out, i0, nvalid, order);
+    for (size_t k = lo; k < hi; k++) {
+      const size_t e0 = (coloured ? (size_t)ka->chunk_order[k] : k) * len;
+      const size_t e1 = ne - e0 < len ? ne : e0 + len;
+      for (size_t i0 = e0; i0 < e1; i0 += FEINT_B) {
+        const int nvalid = e1 - i0 < FEINT_B ? (int)(e1 - i0) : FEINT_B;
+        FEINT_VFN(feint_mesh_block_, _host)(ka, et, pb, out, i0, nvalid);
+      }
     }
   }
 }

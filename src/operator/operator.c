@@ -286,8 +286,8 @@ feint_status feint_operator_create(const feint_integrate_desc *desc, feint_opera
               "bc_dofs is NULL with num_bc = %zu", num_bc);
   FEINT_CALL(feint_mesh_check(mesh));
   int run_device, host_fallback;
-  FEINT_CALL(feint_asm_resolve_target(desc->target, desc->device, desc->flags, &run_device,
-                                      &host_fallback));
+  FEINT_CALL(feint_asm_resolve_target(desc->target, desc->device, desc->flags, "desc->",
+                                      &run_device, &host_fallback));
   const int dpv = desc->problem == FEINT_ELASTICITY || desc->problem == FEINT_ELASTICITY_QP ? 3 : 1;
   FEINT_CHECK(mesh->num_vertices <= (size_t)INT32_MAX / (size_t)dpv, FEINT_ERR_BAD_SIZE,
               "mesh->num_vertices = %zu times %d dofs per vertex does not fit 32-bit dof indices",
