@@ -737,7 +737,9 @@ feint_status feint_assembly_colouring(const feint_assembly *plan, size_t *num_co
                                       const size_t **colour_ptr, const uint32_t **elem_order);
 
 /* The chunk colouring of the host loops: chunk k holds elements
- * [k *chunk_len, min((k + 1) *chunk_len, num_elem)); colour c holds the
+ * [k *chunk_len, min((k + 1) *chunk_len, num_elem)) (chunk_len: about
+ * num_elem / 256, within [128, 8192], a multiple of FEINT_BLOCK_LEN; a pure
+ * function of num_elem); colour c holds the
  * chunks chunk_order[colour_ptr[c] .. colour_ptr[c+1]-1] (ascending), no two
  * of which share a vertex.  Pointers into the plan; any output may be NULL. */
 feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len,

@@ -254,8 +254,8 @@ typedef struct {
   long long bytes_conn;       /* 4 N_S E: connectivity read once */
   long long bytes_coords;     /* 24 V: coordinates once per vertex */
   long long bytes_coeffs;     /* 8 C E: coefficients */
-  long long bytes_map;        /* colouring: 4 ceil(E / FEINT_ASM_CHUNK_LEN), the
-                                 chunks by colour; atomics: 0 */
+  long long bytes_map;        /* colouring: 4 ceil(E / L), the host's chunks by
+                                 colour (L elements each, assembly.c); atomics: 0 */
   long long bytes_pattern;    /* 8 (N_C V + 1) + 4 nnz: row offsets and columns */
   long long bytes_values;     /* 16 nnz: CSR values read and written once */
   long long bytes_vector;     /* 16 N_C V: load vector read and written once */

@@ -12,7 +12,7 @@
  *  coefficients   8 C E        C = N_Q (Poisson), 20 (conv-diff) or
  *                              2 + 3 N_Q (elasticity)
  *  colour order   4 ceil(E / L) colouring on the host: the chunks of L =
- *                              FEINT_ASM_CHUNK_LEN elements sorted by colour
+ *                              feint_asm_chunk_len(E) elements by colour
  *                              (32-bit indices, read once); atomics: 0.
  *                              Positions in the CSR values are found by
  *                              search in the row's columns (kernel/
@@ -44,7 +44,7 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
               num_elem, num_vertices, nnz);
   const long long E = (long long)num_elem, V = (long long)num_vertices, Z = (long long)nnz;
   const long long ns = c.num_nodes, nc = problem == FEINT_ELASTICITY ? 3 : 1, nd = nc * ns;
-  const long long L = (long long)FEINT_ASM_CHUNK_LEN;
+  const long long L = (long long)feint_asm_chunk_len(num_elem);
   feint_pm_assembly_counts r;
   r.bytes_conn = 4 * ns * E;
   r.bytes_coords = 24 * V;

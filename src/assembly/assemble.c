@@ -28,7 +28,8 @@ struct feint_assembly {
   size_t num_colours;
   size_t *colour_ptr;   /* [num_colours + 1] */
   uint32_t *elem_order; /* [num_elem] elements by colour, ascending within one */
-  /* chunk colouring (host loops), chunks of FEINT_ASM_CHUNK_LEN elements: */
+  /* chunk colouring (host loops), chunks of chunk_len elements: */
+  size_t chunk_len;
   size_t num_chunk_colours;
   size_t *chunk_colour_ptr; /* [num_chunk_colours + 1] */
   uint32_t *chunk_order;    /* [num_chunks] chunks by colour, ascending within one */
@@ -71,7 +72,7 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
   ka->coords = mesh->coords;
   ka->conn = mesh->conn;
   ka->coeffs = coeffs;
-  ka->chunk_len = FEINT_ASM_CHUNK_LEN;
+  ka->chunk_len = feint_asm_chunk_len(mesh->num_elem);
   return FEINT_SUCCESS;
 }
 
@@ -183,7 +184,7 @@ feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_
 
 /* Greedy colouring of the items of a mesh in item order, item k = elements
  * [k len, min((k + 1) len, num_elem)) (len = 1: single elements; len =
- * FEINT_ASM_CHUNK_LEN: the host's chunks): item k takes the smallest colour
+ * feint_asm_chunk_len: the host's chunks): item k takes the smallest colour
  * that no earlier item sharing one of its vertices has.  Colours are
  * searched 64 at a time (a bit mask per vertex); an item whose neighbours
  * use all 64 colours of a round waits for the next round.  Deterministic: a
@@ -264,7 +265,8 @@ feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan
   FEINT_CHECK(p != NULL, FEINT_ERR_ALLOC, "cannot allocate the assembly plan");
   feint_status st = build_colouring(mesh, 1, &p->num_colours, &p->colour_ptr, &p->elem_order);
   if (st == FEINT_SUCCESS) {
-    st = build_colouring(mesh, FEINT_ASM_CHUNK_LEN, &p->num_chunk_colours,
+    p->chunk_len = feint_asm_chunk_len(mesh->num_elem);
+    st = build_colouring(mesh, p->chunk_len, &p->num_chunk_colours,
                          &p->chunk_colour_ptr, &p->chunk_order);
     if (st != FEINT_SUCCESS) free(p->colour_ptr), free(p->elem_order);
   }
@@ -301,7 +303,7 @@ feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len
                                    size_t *num_colours, const size_t **colour_ptr,
                                    const uint32_t **chunk_order) {
   FEINT_CHECK(plan != NULL, FEINT_ERR_NULL_ARG, "plan is NULL");
-  if (chunk_len) *chunk_len = FEINT_ASM_CHUNK_LEN;
+  if (chunk_len) *chunk_len = plan->chunk_len;
   if (num_colours) *num_colours = plan->num_chunk_colours;
   if (colour_ptr) *colour_ptr = plan->chunk_colour_ptr;
   if (chunk_order) *chunk_order = plan->chunk_order;
@@ -359,6 +361,7 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
   ka.elem_order = plan->elem_order;
   ka.colour_ptr = plan->colour_ptr;
   ka.num_colours = plan->num_colours;
+  ka.chunk_len = plan->chunk_len;
   ka.chunk_order = plan->chunk_order;
   ka.chunk_colour_ptr = plan->chunk_colour_ptr;
   ka.num_chunk_colours = plan->num_chunk_colours;
