@@ -4,10 +4,12 @@
  * and prism6 x Poisson and conv-diff (hex8 and elasticity on request, with
  * --case), both strategies (colouring, atomics), with all threads and with
  * one, on the box mesh in generator order and renumbered along a Hilbert
- * curve (feint_mesh_renumber), beside the lower bound of the
+ * curve (feint_mesh_renumber), with positions found by search in the CSR
+ * rows (feint_assemble) and read from a feint_assembly_map
+ * (feint_assemble_mapped), beside the lower bound of the
  * performance model (perfmodel/assembly.c: compulsory bytes of connectivity,
- * coordinates once per vertex, coefficients, colour order, CSR pattern,
- * values and vector read and written) computed from a STREAM triad and a
+ * coordinates once per vertex, coefficients, colour order, position map or
+ * CSR columns, row offsets, values and vector read and written) computed from a STREAM triad and a
  * peak-FMA probe measured in the same run, with the same thread count,
  * interleaved with the assembly runs (one probe pair before each timed run).
  *
@@ -15,7 +17,8 @@
  * per cell, regular), variant qss_geo_linear (the meshes are affine), kernel
  * time only (FEINT_FLAG_TRUST_GEOMETRY: the validation pass is skipped);
  * one untimed warm-up per row, then `reps` timed runs: min and median
- * reported, % of bound = bound / min.  Every row is validated before it is
+ * reported, % of bound = bound / min; also the CPU time of the process per
+ * element and thread (min; the honest figure on a loaded machine).  Every row is validated before it is
  * reported: the assembled values and vector against a serial scatter, here,
  * of feint_integrate_mesh's per-element A^e and b^e, entry by entry with
  * |x - x_ref| <= 64 eps sum |contributions|; PASS/FAIL per row, exit 1 on a
@@ -23,12 +26,14 @@
  *
  * Usage: feint_bench_assembly [--cells N] [--reps R] [--csv FILE]
  *        [--case tet4-poisson,...] [--threads T1,T2] [--order box,hilbert]
+ *        [--pos search,map]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <float.h>
 #include <math.h>
@@ -83,7 +88,7 @@ static void reference(const feint_mesh *m, feint_problem pb, const double *coef,
 int main(int argc, char **argv) {
   /* 6 * 88^3 = 4.09 M tets, 2 * 127^3 = 4.10 M prisms, 160^3 = 4.10 M hexes */
   size_t cells_el[FEINT_ELEMENT_COUNT] = {88, 127, 160};
-  const char *orders = "box,hilbert";
+  const char *orders = "box,hilbert", *positions = "search,map";
   int reps = 5;
   const char *csv = NULL, *cases = "tet4-poisson,tet4-convdiff,prism6-poisson,prism6-convdiff";
   int thread_list[2] = {omp_get_max_threads(), 1}, nthread_list = omp_get_max_threads() > 1 ? 2 : 1;
@@ -91,6 +96,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--cells") && i + 1 < argc)
       cells_el[0] = cells_el[1] = cells_el[2] = (size_t)atol(argv[++i]);
     else if (!strcmp(argv[i], "--order") && i + 1 < argc) orders = argv[++i];
+    else if (!strcmp(argv[i], "--pos") && i + 1 < argc) positions = argv[++i];
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!strcmp(argv[i], "--case") && i + 1 < argc) cases = argv[++i];
@@ -98,7 +104,7 @@ int main(int argc, char **argv) {
       nthread_list = sscanf(argv[++i], "%d,%d", &thread_list[0], &thread_list[1]);
       if (nthread_list < 1) nthread_list = 1;
     } else {
-      fprintf(stderr, "usage: %s [--cells N] [--reps R] [--csv FILE] [--case list] [--threads T1,T2] [--order box,hilbert]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--cells N] [--reps R] [--csv FILE] [--case list] [--threads T1,T2] [--order box,hilbert] [--pos search,map]\n", argv[0]);
       return 2;
     }
   }
@@ -112,12 +118,13 @@ int main(int argc, char **argv) {
                   : NULL;
   if (csv && !out) return 2;
   if (out)
-    fprintf(out, "case,order,strategy,threads,num_elem,num_vertices,nnz,colours,reps,min_ns,median_ns,"
+    fprintf(out, "case,order,strategy,positions,threads,num_elem,num_vertices,nnz,colours,reps,min_ns,median_ns,cpu_ns,"
                  "bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,pct_of_bound,status\n");
   printf("feint_bench_assembly: feint %s, %d threads max, variant qss_geo_linear, kernel time "
          "(trusted geometry)\n", FEINT_VERSION_STRING, omp_get_max_threads());
-  printf("%-16s %-7s %-9s %3s %10s %9s %9s %9s %8s %7s %6s %s\n", "case", "order", "strategy", "thr", "elements",
-         "min ns/e", "med ns/e", "bound ns", "binds", "%bound", "GB/s", "status");
+  printf("%-16s %-7s %-9s %-6s %3s %10s %9s %9s %9s %9s %8s %7s %6s %s\n", "case", "order", "strategy", "pos",
+         "thr", "elements", "min ns/e", "med ns/e", "cpu ns/e", "bound ns", "binds", "%bound", "GB/s",
+         "status");
   /* probes: triad over 3 x 2^24 doubles (384 MiB), FMA for ~20 ms */
   const size_t tn = (size_t)1 << 24;
   double *ta = aligned_alloc(64, tn * 8), *tb = aligned_alloc(64, tn * 8), *tc = aligned_alloc(64, tn * 8);
@@ -153,7 +160,9 @@ int main(int argc, char **argv) {
         for (size_t e = 0; e < m.num_elem; e++) coef[e * nc] = 1.0, coef[e * nc + 1] = 0.5;
       feint_csr A;
       feint_assembly *plan;
-      if (feint_csr_create(&m, dpv, &A) || feint_assembly_create(&m, &plan)) {
+      feint_assembly_map *map = NULL;
+      if (feint_csr_create(&m, dpv, &A) || feint_assembly_create(&m, &plan) ||
+          (strstr(positions, "map") && feint_assembly_map_create(&m, &A, &map))) {
         fprintf(stderr, "setup failed: %s\n", feint_last_error());
         return 1;
       }
@@ -166,22 +175,34 @@ int main(int argc, char **argv) {
       feint_integrate_desc d = {(feint_element)el, (feint_problem)pb, FEINT_QSS_GEO_LINEAR, 0, 0,
                                 FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
       for (int ti = 0; ti < nthread_list; ti++)
-        for (int st = 0; st < FEINT_ASSEMBLE_COUNT; st++) {
+        for (int st = 0; st < FEINT_ASSEMBLE_COUNT; st++)
+          for (int mapped = 0; mapped < 2; mapped++) {
+          const char *pos = mapped ? "map" : "search";
+          if (!strstr(positions, pos)) continue;
+          const feint_assembly_map *mp = mapped ? map : NULL;
           omp_set_num_threads(thread_list[ti]);
           feint_pm_assembly_counts pc;
-          feint_pm_assembly_counts_get((feint_element)el, (feint_problem)pb, FEINT_QSS_GEO_LINEAR,
-                                       (feint_assemble_strategy)st, m.num_elem, m.num_vertices,
-                                       A.nnz, &pc);
+          feint_pm_assembly_mapped_counts_get((feint_element)el, (feint_problem)pb,
+                                              FEINT_QSS_GEO_LINEAR, (feint_assemble_strategy)st,
+                                              mapped, m.num_elem, m.num_vertices, A.nnz, &pc);
           double *t = malloc(reps * 8), *bw = malloc(reps * 8), *fl = malloc(reps * 8);
-          int status = feint_assemble(&d, (feint_assemble_strategy)st, &m, plan, coef, &A, b);
+          double cpu_min = INFINITY;
+          int status = feint_assemble_mapped(&d, (feint_assemble_strategy)st, &m, plan, mp, coef,
+                                             &A, b);
           for (int r = 0; r < reps && status == 0; r++) {
             bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
             int nthr = 1;
             const double tf = feint_pm_time_fma(fma_iters, &nthr);
             fl[r] = feint_pm_gflops(feint_pm_fma_flops(fma_iters, nthr), tf);
+            struct timespec c0, c1;
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
             const double t0 = omp_get_wtime();
-            status = feint_assemble(&d, (feint_assemble_strategy)st, &m, plan, coef, &A, b);
+            status = feint_assemble_mapped(&d, (feint_assemble_strategy)st, &m, plan, mp, coef,
+                                           &A, b);
             t[r] = omp_get_wtime() - t0;
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+            const double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+            cpu_min = cpu < cpu_min ? cpu : cpu_min;
           }
           /* validation */
           size_t bad = 0;
@@ -194,28 +215,30 @@ int main(int argc, char **argv) {
           qsort(t, reps, 8, cmp_double), qsort(bw, reps, 8, cmp_double), qsort(fl, reps, 8, cmp_double);
           const double ne = (double)m.num_elem;
           const double tmin = t[0] / ne * 1e9, tmed = t[reps / 2] / ne * 1e9;
+          const double tcpu = cpu_min / thread_list[ti] / ne * 1e9; /* per element and thread */
           double bound_ns = 0;
           feint_pm_bound which = FEINT_PM_BOUND_MEMORY;
           feint_pm_predict(pc.bytes_compulsory, pc.flops, bw[reps / 2], fl[reps / 2], &bound_ns, &which);
           bound_ns /= ne; /* totals over the mesh -> per element */
           const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
           const double gbs = (double)pc.bytes_compulsory / (t[0] * 1e9);
-          printf("%-16s %-7s %-9s %3d %10zu %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %s\n", name,
-                 order, st ? "atomics" : "colouring", thread_list[ti], m.num_elem, tmin, tmed, bound_ns,
-                 feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
+          printf("%-16s %-7s %-9s %-6s %3d %10zu %9.2f %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %s\n",
+                 name, order, st ? "atomics" : "colouring", pos, thread_list[ti], m.num_elem, tmin,
+                 tmed, tcpu, bound_ns, feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
           if (!pass)
             printf("  FAIL: status %d (%s), %zu entries off the reference\n", status,
                    feint_last_error(), bad);
           if (out)
-            fprintf(out, "%s,%s,%s,%d,%zu,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
-                    name, order, st ? "atomics" : "colouring", thread_list[ti], m.num_elem,
-                    m.num_vertices, A.nnz, ncol, reps, tmin, tmed,
+            fprintf(out, "%s,%s,%s,%s,%d,%zu,%zu,%zu,%zu,%d,%.4f,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
+                    name, order, st ? "atomics" : "colouring", pos, thread_list[ti], m.num_elem,
+                    m.num_vertices, A.nnz, ncol, reps, tmin, tmed, tcpu,
                     (double)pc.bytes_compulsory / ne, (double)pc.flops / ne, bw[reps / 2],
                     fl[reps / 2], bound_ns, feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");
           fflush(stdout);
           free(t), free(bw), free(fl);
         }
       free(coef), free(b), free(ref_v), free(abs_v), free(ref_b), free(abs_b);
+      feint_assembly_map_destroy(map);
       feint_assembly_destroy(plan);
       feint_csr_destroy(&A);
       feint_mesh_destroy(&m);

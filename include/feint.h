@@ -765,6 +765,39 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
                             const feint_mesh *mesh, const feint_assembly *plan,
                             const double *coeffs, feint_csr *A, double *b);
 
+/* Where each element's entries go in a CSR pattern, computed once so that
+ * feint_assemble_mapped adds A^e without searching the rows: for element e
+ * and nodes r, s (r, s < N_S) the 32-bit offset, within row N_C conn[e][r],
+ * of column N_C conn[e][s], at map[(e N_S + r) N_S + s].  With N_C = 3 one
+ * offset serves the 9 entries of a node pair: the three rows 3 v + c of a
+ * vertex have the same columns (full 3 x 3 vertex blocks), so entry
+ * (3 r + c, 3 s + d) of A^e sits at row_ptr[3 v_r + c] + map[..] + d.  Costs
+ * 4 N_S^2 bytes per element (64 for tet4, 144 prism6, 256 hex8), host memory
+ * (a device call copies it with the other arrays).  Opaque; it remembers
+ * the mesh's and the pattern's sizes and refuses to serve another. */
+typedef struct feint_assembly_map feint_assembly_map;
+
+/* Build the map of a mesh into a pattern A (from feint_csr_create(mesh,
+ * dofs_per_vertex, A), or any pattern of N_C num_vertices rows with ascending
+ * columns and full vertex blocks).  FEINT_ERR_UNSUPPORTED (naming the
+ * element and nodes) if A lacks an entry of an element; FEINT_ERR_BAD_SIZE
+ * if a row is longer than 2^31 - 1.  A's values are not read. */
+feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *A,
+                                       feint_assembly_map **map);
+feint_status feint_assembly_map_destroy(feint_assembly_map *map);
+/* Bytes the map holds (4 N_S^2 num_elem). */
+feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *bytes);
+
+/* feint_assemble with a position map (map = NULL: positions by search, the
+ * same as feint_assemble).  The additions happen in the same order as the
+ * search path's, so A and b are bitwise the same.  FEINT_ERR_UNSUPPORTED if
+ * map was made for another mesh or pattern (element type, num_elem,
+ * num_vertices, dofs per vertex, num_rows or nnz differ). */
+feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
+                                   feint_assemble_strategy strategy, const feint_mesh *mesh,
+                                   const feint_assembly *plan, const feint_assembly_map *map,
+                                   const double *coeffs, feint_csr *A, double *b);
+
 /* ---- Operators -----------------------------------------------------------
  * The matrix A of a case on a mesh (with Dirichlet constraints eliminated)
  * as an operator x -> A x behind one interface, in three forms.  Dofs are

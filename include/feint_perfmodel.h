@@ -256,10 +256,12 @@ typedef struct {
   long long bytes_coeffs;     /* 8 C E: coefficients */
   long long bytes_map;        /* colouring: 4 ceil(E / L), the host's chunks by
                                  colour (L elements each, assembly.c); atomics: 0 */
-  long long bytes_pattern;    /* 8 (N_C V + 1) + 4 nnz: row offsets and columns */
+  long long bytes_positions;  /* position map: 4 N_S^2 E (feint_assembly_map); search: 0 */
+  long long bytes_pattern;    /* 8 (N_C V + 1) + 4 nnz: row offsets and columns
+                                 (with the map: 8 (N_C V + 1), no columns read) */
   long long bytes_values;     /* 16 nnz: CSR values read and written once */
   long long bytes_vector;     /* 16 N_C V: load vector read and written once */
-  long long bytes_compulsory; /* the sum of the seven above: the bound's bytes */
+  long long bytes_compulsory; /* the sum of the eight above: the bound's bytes */
   long long bytes_zeroing;    /* 8 (nnz + N_C V): the zeroing pass, not in the bound */
   long long flops;            /* E (element flops of the variant + N_D^2 + N_D),
                                  N_D = N_C N_S */
@@ -270,6 +272,14 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
                                           feint_assemble_strategy strategy, size_t num_elem,
                                           size_t num_vertices, size_t nnz,
                                           feint_pm_assembly_counts *out);
+/* The same for feint_assemble_mapped: mapped = 1 with a feint_assembly_map
+ * (positions read from the map, no columns read), 0 by search (the same
+ * counts as feint_pm_assembly_counts_get). */
+feint_status feint_pm_assembly_mapped_counts_get(feint_element element, feint_problem problem,
+                                                 feint_variant variant,
+                                                 feint_assemble_strategy strategy, int mapped,
+                                                 size_t num_elem, size_t num_vertices,
+                                                 size_t nnz, feint_pm_assembly_counts *out);
 
 /* ---- Operators (perfmodel/operator.c) ------------------------------------ */
 

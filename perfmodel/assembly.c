@@ -14,12 +14,16 @@
  *  colour order   4 ceil(E / L) colouring on the host: the chunks of L =
  *                              feint_asm_chunk_len(E) elements by colour
  *                              (32-bit indices, read once); atomics: 0.
- *                              Positions in the CSR values are found by
- *                              search in the row's columns (kernel/
- *                              scatter.h), so there is no stored map of
- *                              N_S^2 positions per element.
- *  pattern        8 (N_C V + 1) + 4 nnz   row offsets and columns read once
- *                              (the search reads them)
+ *  positions      search (feint_assemble): 0 bytes of map; the search
+ *                              reads the pattern's columns (below).
+ *                 map (feint_assemble_mapped with a feint_assembly_map):
+ *                              4 N_S^2 E, one 32-bit offset per element
+ *                              and node pair, read once (with N_C = 3 one
+ *                              offset serves the pair's 3 x 3 entries).
+ *  pattern        search: 8 (N_C V + 1) + 4 nnz, row offsets and columns
+ *                              read once (the search reads them);
+ *                 map: 8 (N_C V + 1), the row offsets only (the map is
+ *                              relative to the row start; no column is read)
  *  CSR values     16 nnz       each entry read and written once (+=)
  *  vector         16 N_C V     each entry read and written once (+=)
  *  Not in the bound, reported apart: the zeroing pass feint_assemble makes
@@ -34,8 +38,19 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
                                           feint_assemble_strategy strategy, size_t num_elem,
                                           size_t num_vertices, size_t nnz,
                                           feint_pm_assembly_counts *out) {
+  return feint_pm_assembly_mapped_counts_get(element, problem, variant, strategy, 0, num_elem,
+                                             num_vertices, nnz, out);
+}
+
+feint_status feint_pm_assembly_mapped_counts_get(feint_element element, feint_problem problem,
+                                                 feint_variant variant,
+                                                 feint_assemble_strategy strategy, int mapped,
+                                                 size_t num_elem, size_t num_vertices,
+                                                 size_t nnz, feint_pm_assembly_counts *out) {
   FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
   FEINT_CHECK_ENUM(strategy, FEINT_ASSEMBLE_COUNT, "strategy", "feint_assemble_strategy");
+  FEINT_CHECK(mapped == 0 || mapped == 1, FEINT_ERR_OUT_OF_RANGE,
+              "mapped = %d (0: search, 1: position map)", mapped);
   feint_pm_counts c;
   FEINT_CALL(feint_pm_counts_get(element, problem, variant, &c));
   const long long lim = (long long)1 << 52; /* keeps every product below 2^63 */
@@ -50,12 +65,13 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
   r.bytes_coords = 24 * V;
   r.bytes_coeffs = 8 * c.coeffs * E;
   r.bytes_map = strategy == FEINT_ASSEMBLE_COLOURING ? 4 * ((E + L - 1) / L) : 0;
-  r.bytes_pattern = 8 * (nc * V + 1) + 4 * Z;
+  r.bytes_positions = mapped ? 4 * ns * ns * E : 0;
+  r.bytes_pattern = 8 * (nc * V + 1) + (mapped ? 0 : 4 * Z);
   r.bytes_values = 16 * Z;
   r.bytes_vector = 16 * nc * V;
   r.bytes_zeroing = 8 * (Z + nc * V);
   r.bytes_compulsory = r.bytes_conn + r.bytes_coords + r.bytes_coeffs + r.bytes_map +
-                       r.bytes_pattern + r.bytes_values + r.bytes_vector;
+                       r.bytes_positions + r.bytes_pattern + r.bytes_values + r.bytes_vector;
   r.flops = E * (c.flops + nd * nd + nd);
   *out = r;
   return FEINT_SUCCESS;

@@ -171,6 +171,8 @@ typedef struct {
   const int32_t *col_idx;
   double *values, *rhs;
   size_t num_rows, nnz;
+  const int32_t *elem_map;   /* NULL: positions by search; else [num_elem][N_S][N_S]
+                                offsets within the rows (feint_assembly_map) */
   const uint32_t *elem_order; /* FEINT_MESH_OUT_COLOURED, device: elements by colour */
   const size_t *colour_ptr;   /* [num_colours + 1] (host memory) */
   size_t num_colours;

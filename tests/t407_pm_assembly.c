@@ -1,17 +1,27 @@
 /* t407: perfmodel's assembly counts (perfmodel/assembly.c) against totals
  * counted by hand for one cube cut into 6 Kuhn tetrahedra and one cube cut
  * into 2 prisms (scalar and elasticity), and for a mesh of 1000 elements (the
- * chunk colour order), exact integer equality; argument errors. */
+ * chunk colour order), by search and with a position map, exact integer
+ * equality; argument errors. */
 #include "feint_perfmodel.h"
 #include "test_util.h"
 
-static void expect(feint_element el, feint_problem pb, feint_assemble_strategy st, size_t E,
-                   size_t V, size_t Z, long long bytes, long long extra_flops, const char *what) {
+static void expect_mapped(feint_element el, feint_problem pb, feint_assemble_strategy st,
+                          int mapped, size_t E, size_t V, size_t Z, long long bytes,
+                          long long extra_flops, const char *what) {
   const size_t nc = pb == FEINT_ELASTICITY ? 3 : 1;
   feint_pm_assembly_counts a;
   feint_pm_counts c;
-  CHECK_STATUS(feint_pm_assembly_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, E, V, Z, &a),
+  CHECK_STATUS(feint_pm_assembly_mapped_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, mapped, E,
+                                                   V, Z, &a),
                FEINT_SUCCESS, NULL);
+  if (!mapped) { /* the search's counts, the same by either function */
+    feint_pm_assembly_counts s;
+    CHECK_STATUS(feint_pm_assembly_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, E, V, Z, &s),
+                 FEINT_SUCCESS, NULL);
+    CHECK(s.bytes_compulsory == a.bytes_compulsory && s.bytes_positions == 0,
+          "%s: feint_pm_assembly_counts_get differs", what);
+  }
   CHECK_STATUS(feint_pm_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, &c), FEINT_SUCCESS, NULL);
   CHECK(a.bytes_compulsory == bytes, "%s: %lld bytes, hand count %lld", what, a.bytes_compulsory,
         bytes);
@@ -19,6 +29,11 @@ static void expect(feint_element el, feint_problem pb, feint_assemble_strategy s
         a.flops, (long long)E * c.flops + extra_flops);
   CHECK(a.bytes_zeroing == 8 * (long long)(Z + nc * V), "%s: zeroing %lld", what,
         a.bytes_zeroing);
+}
+
+static void expect(feint_element el, feint_problem pb, feint_assemble_strategy st, size_t E,
+                   size_t V, size_t Z, long long bytes, long long extra_flops, const char *what) {
+  expect_mapped(el, pb, st, 0, E, V, Z, bytes, extra_flops, what);
 }
 
 int main(void) {
@@ -53,7 +68,23 @@ int main(void) {
          "1000 tets colouring");
   expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 1000, 8, 46, 49312, 20000,
          "1000 tets atomics");
+  /* With a position map (feint_assembly_map): + 4 N_S^2 E bytes of offsets,
+   * - 4 nnz bytes of columns (not read).  Tets, Poisson: 1604 - 4*46 +
+   * 4*16*6 = 1604 - 184 + 384 = 1804; atomics 1800.  Elasticity (one offset
+   * per node pair, not per dof pair): 9828 - 4*414 + 384 = 8556.  Prisms:
+   * 1660 - 4*56 + 4*36*2 = 1660 - 224 + 288 = 1724.  Flops unchanged. */
+  expect_mapped(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 1, 6, 8, 46, 1804, 120,
+                "tet poisson map");
+  expect_mapped(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 1, 6, 8, 46, 1800, 120,
+                "tet atomics map");
+  expect_mapped(FEINT_TET4, FEINT_ELASTICITY, FEINT_ASSEMBLE_COLOURING, 1, 6, 8, 414, 8556, 936,
+                "tet elasticity map");
+  expect_mapped(FEINT_PRISM6, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 1, 2, 8, 56, 1724, 84,
+                "prism map");
   feint_pm_assembly_counts a;
+  CHECK_STATUS(feint_pm_assembly_mapped_counts_get(FEINT_TET4, FEINT_POISSON, 0, 0, 2, 6, 8, 46,
+                                                   &a),
+               FEINT_ERR_OUT_OF_RANGE, "mapped = 2");
   CHECK_STATUS(feint_pm_assembly_counts_get(FEINT_TET4, FEINT_POISSON, 0, 0, 6, 8, 46, NULL),
                FEINT_ERR_NULL_ARG, "out");
   CHECK_STATUS(feint_pm_assembly_counts_get(FEINT_TET4, FEINT_POISSON, 0,

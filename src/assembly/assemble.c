@@ -125,11 +125,14 @@ static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_
       {ka->col_idx, scatter ? ka->nnz * sizeof(int32_t) : 0, 1, 0, NULL},
       {ka->values, scatter ? ka->nnz * sizeof(double) : 0, 1, 1, NULL},
       {ka->rhs, scatter ? ka->num_rows * sizeof(double) : 0, 1, 1, NULL}};
-  feint_xfer order = {ka->elem_order,
-                      ka->output == FEINT_MESH_OUT_COLOURED ? ka->num_elem * sizeof(uint32_t) : 0,
-                      1, 0, NULL};
+  /* the colour order and the position map (when given), read only */
+  feint_xfer ro[2] = {
+      {ka->elem_order,
+       ka->output == FEINT_MESH_OUT_COLOURED ? ka->num_elem * sizeof(uint32_t) : 0, 1, 0, NULL},
+      {ka->elem_map,
+       scatter && ka->elem_map ? ka->num_elem * ns * ns * sizeof(int32_t) : 0, 1, 0, NULL}};
   FEINT_CALL(feint_xfer_in(dev, x, 9));
-  const feint_status st = feint_xfer_in(dev, &order, 1);
+  const feint_status st = feint_xfer_in(dev, ro, 2);
   if (st != FEINT_SUCCESS) {
     for (int k = 0; k < 9; k++) x[k].copy_out = 0;
     feint_xfer_out(dev, x, 9);
@@ -145,9 +148,10 @@ static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_
   dk.col_idx = x[6].dev;
   dk.values = x[7].dev;
   dk.rhs = x[8].dev;
-  dk.elem_order = order.dev;
+  dk.elem_order = ro[0].dev;
+  dk.elem_map = ro[1].dev;
   mesh_device[variant](&dk, dev, host_fallback);
-  feint_xfer_out(dev, &order, 1);
+  feint_xfer_out(dev, ro, 2);
   return feint_xfer_out(dev, x, 9);
 #else
   (void)coeff_len, (void)a_len, (void)b_len, (void)device, (void)host_fallback;
@@ -315,6 +319,13 @@ feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len
 feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_strategy strategy,
                             const feint_mesh *mesh, const feint_assembly *plan,
                             const double *coeffs, feint_csr *A, double *b) {
+  return feint_assemble_mapped(desc, strategy, mesh, plan, NULL, coeffs, A, b);
+}
+
+feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
+                                   feint_assemble_strategy strategy, const feint_mesh *mesh,
+                                   const feint_assembly *plan, const feint_assembly_map *map,
+                                   const double *coeffs, feint_csr *A, double *b) {
   feint_mesh_kernel_args ka;
   size_t coeff_len;
   int run_device, host_fallback;
@@ -340,6 +351,8 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
   FEINT_CHECK(A->row_ptr[0] == 0 && (size_t)A->row_ptr[A->num_rows] == A->nnz,
               FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
               (long long)A->row_ptr[0], (long long)A->row_ptr[A->num_rows], A->nnz);
+  const int32_t *elem_map = NULL;
+  if (map != NULL) FEINT_CALL(feint_asm_map_check(map, mesh, A, &elem_map));
   FEINT_CALL(check_elements(desc, mesh, coeffs));
   const size_t nnz = A->nnz, nrows = A->num_rows;
   double *values = A->values;
@@ -358,6 +371,7 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
   ka.rhs = b;
   ka.num_rows = nrows;
   ka.nnz = nnz;
+  ka.elem_map = elem_map;
   ka.elem_order = plan->elem_order;
   ka.colour_ptr = plan->colour_ptr;
   ka.num_colours = plan->num_colours;

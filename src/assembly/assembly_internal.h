@@ -24,6 +24,12 @@ FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int de
                                                      unsigned flags, const char *prefix,
                                                      int *run_device, int *host_fallback);
 
+/* The offsets of a feint_assembly_map (assembly/map.c) after checking it
+ * was made for this mesh and pattern (FEINT_ERR_UNSUPPORTED otherwise). */
+FEINT_INTERNAL feint_status feint_asm_map_check(const feint_assembly_map *map,
+                                                const feint_mesh *mesh, const feint_csr *A,
+                                                const int32_t **off);
+
 /* One array of a device call: host pointer, bytes, whether it is copied in
  * and/or out; dev receives the device copy. */
 typedef struct {

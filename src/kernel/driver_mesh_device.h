@@ -11,7 +11,8 @@
  * gathers its element's vertex coordinates through the connectivity into
  * registers, runs the variant's element function and writes A_e/b_e (layout
  * strides at run time) or adds into the CSR matrix and vector
- * (kernel/scatter.h): one kernel per colour with plain additions, or one
+ * (kernel/scatter.h; positions by search, or from ka->elem_map): one kernel
+ * per colour with plain additions, or one
  * kernel with atomic additions.  One target region per case with literal et
  * and pb, so the per-element loops unroll; threads per team from
  * kernel/gpu_tuning.h.  Host fallback: a few teams of two threads.
@@ -29,7 +30,8 @@
 FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
     const int et, const int pb, const int out, const size_t e, const int lin, const int lout,
     const double *coords, const uint32_t *conn, const double *coeffs, double *A, double *b,
-    const int64_t *row_ptr, const int32_t *col_idx, double *values, double *rhs) {
+    const int64_t *row_ptr, const int32_t *col_idx, const int32_t *emap, double *values,
+    double *rhs) {
   const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
   const size_t nd = (size_t)feint_problem_dofs(et, pb), as = nd * nd;
   const size_t lane = e % B, base = e - lane;
@@ -40,10 +42,20 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
   double *a = !elem_out ? Ae : blk_out ? A + base * as + lane : A + e * as;
   double *bb = !elem_out ? be : blk_out ? b + base * nd + lane : b + e * nd;
   FEINT_ELEMENT_FN(et, pb, geo, coef, 1, a, bb, elem_out && blk_out ? FEINT_B : 1);
-  if (out == FEINT_MESH_OUT_ATOMIC)
+  if (elem_out) return;
+  if (emap != NULL) { /* positions from the map */
+    const int32_t *off = emap + e * ns * ns;
+    if (out == FEINT_MESH_OUT_ATOMIC)
+      feint_scatter_element_mapped(et, pb, 1, conn + e * ns, off, Ae, be, 1, row_ptr, values,
+                                   rhs);
+    else
+      feint_scatter_element_mapped(et, pb, 0, conn + e * ns, off, Ae, be, 1, row_ptr, values,
+                                   rhs);
+  } else if (out == FEINT_MESH_OUT_ATOMIC) {
     feint_scatter_element(et, pb, 1, conn + e * ns, Ae, be, 1, row_ptr, col_idx, values, rhs);
-  else if (out == FEINT_MESH_OUT_COLOURED)
+  } else {
     feint_scatter_element(et, pb, 0, conn + e * ns, Ae, be, 1, row_ptr, col_idx, values, rhs);
+  }
 }
 
 /* One case: the coloured output launches one kernel per colour (elements
@@ -63,13 +75,13 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
       if (host_fallback) nt_ = fallback_teams;                                                  \
       FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)       \
                    thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                \
-                   is_device_ptr(coords, conn, coeffs, A, b, row_ptr, col_idx, values, rhs,     \
-                                 ord_))                                                         \
+                   is_device_ptr(coords, conn, coeffs, A, b, row_ptr, col_idx, emap, values,    \
+                                 rhs, ord_))                                                    \
       for (size_t i = 0; i < cnt_; i++)                                                         \
         FEINT_VFN(feint_mesh_elem_, _device)(FEINT_##ET, FEINT_##PB, output,                    \
                                              ord_ ? ord_[lo_ + i] : lo_ + i, lin, lout, coords, \
-                                             conn, coeffs, A, b, row_ptr, col_idx, values,     \
-                                             rhs);                                              \
+                                             conn, coeffs, A, b, row_ptr, col_idx, emap,       \
+                                             values, rhs);                                      \
     }                                                                                           \
   } while (0)
 
@@ -80,7 +92,7 @@ void FEINT_VFN(feint_variant_, _mesh_device)(const feint_mesh_kernel_args *ka, i
   const uint32_t *conn = ka->conn, *order = ka->elem_order;
   double *A = ka->A, *b = ka->b, *values = ka->values, *rhs = ka->rhs;
   const int64_t *row_ptr = ka->row_ptr;
-  const int32_t *col_idx = ka->col_idx;
+  const int32_t *col_idx = ka->col_idx, *emap = ka->elem_map;
   const size_t n = ka->num_elem, num_colours = ka->num_colours;
   const size_t *colour_ptr = ka->colour_ptr;
   const int lin = ka->layout_in, lout = ka->layout_out, output = ka->output;

@@ -7,7 +7,7 @@
  * major: global dof N_C v + c is component c of vertex v, element dof
  * N_C r + c component c of node r (the order of A^e and b^e).
  *
- * Position by search, no per-element map: in a pattern with ascending
+ * Position by search (feint_scatter_element): in a pattern with ascending
  * columns, column j of row i sits at row_ptr[i] + #{k in row i : col[k] <
  * j}.  The count is branch-free and runs over the whole row once for all
  * N_S nodes of the element (a P1 tetrahedral mesh row has ~15 entries, so
@@ -17,6 +17,11 @@
  * #{k in row 3 v : col[k] < 3 w} + d, so one count over row 3 v serves the
  * 9 entries of every node pair.  What it costs in bytes is counted in
  * perfmodel (col_idx read once per vertex row touched).
+ *
+ * Position by map (feint_scatter_element_mapped, feint_assembly_map): the
+ * count cnt[s] of row N_C v_r stored per element and node pair, computed
+ * once (assembly/map.c); row_ptr is still read, col_idx is not.  Both
+ * functions add the same numbers in the same order: bitwise equal results.
  */
 #ifndef FEINT_KERNEL_SCATTER_H
 #define FEINT_KERNEL_SCATTER_H
@@ -73,6 +78,46 @@ FEINT_INLINE void feint_scatter_element(const int et, const int pb, const int at
         rhs[vs[r] + c] += bv;
       } else {
         rhs[vs[r] + c] += bv;
+      }
+    }
+  }
+}
+
+/* The same additions as feint_scatter_element, positions from the map:
+ * off[r * N_S + s] = offset of column N_C v[s] within row N_C v[r] (the
+ * element's N_S^2 entries of feint_assembly_map). */
+FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const int atomic,
+                                               const uint32_t *v, const int32_t *off,
+                                               const double *Ae, const double *be,
+                                               const int stride, const int64_t *row_ptr,
+                                               double *values, double *rhs) {
+  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = nc * ns;
+  FEINT_UNROLL
+  for (int r = 0; r < ns; r++) {
+    const int32_t vr = nc * (int32_t)v[r];
+    FEINT_UNROLL
+    for (int c = 0; c < nc; c++) {
+      const int64_t row = row_ptr[vr + c];
+      const int i = nc * r + c;
+      FEINT_UNROLL
+      for (int s = 0; s < ns; s++)
+        FEINT_UNROLL
+        for (int d = 0; d < nc; d++) {
+          const double a = Ae[(i * nd + nc * s + d) * stride];
+          double *dst = values + row + off[r * ns + s] + d;
+          if (atomic) {
+            FEINT_OMP(atomic update)
+            *dst += a;
+          } else {
+            *dst += a;
+          }
+        }
+      const double bv = be[i * stride];
+      if (atomic) {
+        FEINT_OMP(atomic update)
+        rhs[vr + c] += bv;
+      } else {
+        rhs[vr + c] += bv;
       }
     }
   }

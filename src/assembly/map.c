@@ -1,0 +1,153 @@
+/*
+ * assembly/map.c - the per-element position map of a mesh into a CSR
+ * pattern (feint_assembly_map_*): the offset within row N_C conn[e][r] of
+ * column N_C conn[e][s], for every element and node pair, found once by
+ * binary search so that feint_assemble_mapped's scatter
+ * (kernel/scatter.h, feint_scatter_element_mapped) reads no columns.
+ */
+#include <stdlib.h>
+
+#include "assembly/assembly_internal.h"
+
+struct feint_assembly_map {
+  /* what it was made for (checked at every use) */
+  int element, dofs_per_vertex;
+  size_t num_elem, num_vertices, num_rows, nnz;
+  int32_t *off; /* [num_elem][N_S][N_S] */
+};
+
+/* Offset of column j in the ascending columns c[0..len), or -1. */
+static int64_t find_col(const int32_t *c, int64_t len, int32_t j) {
+  int64_t lo = 0, hi = len;
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (c[mid] < j)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < len && c[lo] == j ? lo : -1;
+}
+
+feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *A,
+                                       feint_assembly_map **map) {
+  FEINT_CHECK(map != NULL, FEINT_ERR_NULL_ARG, "map is NULL");
+  FEINT_CALL(feint_mesh_check(mesh));
+  FEINT_CHECK(A != NULL, FEINT_ERR_NULL_ARG, "A is NULL");
+  FEINT_CHECK(A->row_ptr != NULL && A->col_idx != NULL, FEINT_ERR_NULL_ARG,
+              "A->row_ptr or A->col_idx is NULL");
+  const int nc = A->dofs_per_vertex;
+  FEINT_CHECK(nc == 1 || nc == 3, FEINT_ERR_OUT_OF_RANGE,
+              "A->dofs_per_vertex = %d (1 or 3)", nc);
+  FEINT_CHECK(A->num_rows == (size_t)nc * mesh->num_vertices, FEINT_ERR_UNSUPPORTED,
+              "A has %zu rows; a pattern of this mesh with %d dofs per vertex has %zu",
+              A->num_rows, nc, (size_t)nc * mesh->num_vertices);
+  FEINT_CHECK(A->row_ptr[0] == 0 && (size_t)A->row_ptr[A->num_rows] == A->nnz,
+              FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
+              (long long)A->row_ptr[0], (long long)A->row_ptr[A->num_rows], A->nnz);
+  const size_t ne = mesh->num_elem, ns = (size_t)feint_asm_nodes(mesh->element);
+  FEINT_CHECK(ne <= SIZE_MAX / (ns * ns * sizeof(int32_t)), FEINT_ERR_BAD_SIZE,
+              "mesh->num_elem = %zu: the map's size overflows size_t", ne);
+  feint_assembly_map *m = calloc(1, sizeof *m);
+  int32_t *off = malloc((ne ? ne : 1) * ns * ns * sizeof(int32_t));
+  if (!m || !off) {
+    free(m), free(off);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the map of %zu elements (%zu bytes)", ne,
+                ne * ns * ns * sizeof(int32_t));
+  }
+  const int64_t *rp = A->row_ptr;
+  const int32_t *ci = A->col_idx;
+  const uint32_t *conn = mesh->conn;
+  /* first element (and node pair) whose entry is missing or too far in its
+   * row; the smallest index, whatever the thread count */
+  size_t bad = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (size_t e = 0; e < ne; e++) {
+    for (size_t r = 0; r < ns; r++) {
+      const size_t row = (size_t)nc * conn[e * ns + r];
+      const int64_t len = rp[row + 1] - rp[row];
+      for (size_t s = 0; s < ns; s++) {
+        const int32_t col = nc * (int32_t)conn[e * ns + s];
+        const int64_t k = find_col(ci + rp[row], len, col);
+        /* N_C = 3: the full vertex block, the three rows alike, must be there */
+        int ok = k >= 0 && k + nc - 1 <= INT32_MAX;
+        for (int c = 0; c < nc && ok; c++)
+          for (int d = 0; d < nc && ok; d++) {
+            const int64_t p = rp[row + c] + k + d;
+            ok = p < rp[row + c + 1] && ci[p] == col + d;
+          }
+        if (!ok) {
+          const size_t code = (e * ns + r) * ns + s;
+          bad = code < bad ? code : bad;
+          off[(e * ns + r) * ns + s] = 0;
+        } else {
+          off[(e * ns + r) * ns + s] = (int32_t)k;
+        }
+      }
+    }
+  }
+  if (bad != SIZE_MAX) {
+    const size_t e = bad / (ns * ns), r = bad / ns % ns, s = bad % ns;
+    const size_t row = (size_t)nc * conn[e * ns + r];
+    const int32_t col = nc * (int32_t)conn[e * ns + s];
+    const int64_t k = find_col(ci + rp[row], rp[row + 1] - rp[row], col);
+    free(m), free(off);
+    FEINT_CHECK(k >= 0, FEINT_ERR_UNSUPPORTED,
+                "A has no entry (%zu, %d) for element %zu, nodes %zu and %zu: not a pattern of "
+                "this mesh",
+                row, col, e, r, s);
+    FEINT_CHECK(k + nc - 1 <= INT32_MAX, FEINT_ERR_BAD_SIZE,
+                "entry (%zu, %d) of element %zu (nodes %zu, %zu) is at offset %lld of its row, "
+                "beyond the map's 32-bit offsets",
+                row, col, e, r, s, (long long)k);
+    FEINT_CHECK(0, FEINT_ERR_UNSUPPORTED,
+                "A's rows %zu..%zu (vertex %u) do not hold the full 3 x 3 block of columns "
+                "%d..%d of element %zu, nodes %zu and %zu (the rows of a vertex must be alike)",
+                row, row + 2, conn[e * ns + r], col, col + 2, e, r, s);
+  }
+  m->element = mesh->element;
+  m->dofs_per_vertex = nc;
+  m->num_elem = ne;
+  m->num_vertices = mesh->num_vertices;
+  m->num_rows = A->num_rows;
+  m->nnz = A->nnz;
+  m->off = off;
+  *map = m;
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_assembly_map_destroy(feint_assembly_map *map) {
+  if (map == NULL) return FEINT_SUCCESS;
+  free(map->off);
+  free(map);
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *bytes) {
+  FEINT_CHECK(map != NULL, FEINT_ERR_NULL_ARG, "map is NULL");
+  FEINT_CHECK(bytes != NULL, FEINT_ERR_NULL_ARG, "bytes is NULL");
+  const size_t ns = (size_t)feint_asm_nodes((feint_element)map->element);
+  *bytes = map->num_elem * ns * ns * sizeof(int32_t);
+  return FEINT_SUCCESS;
+}
+
+feint_status feint_asm_map_check(const feint_assembly_map *map, const feint_mesh *mesh,
+                                 const feint_csr *A, const int32_t **off) {
+  FEINT_CHECK(map->element == (int)mesh->element && map->num_elem == mesh->num_elem &&
+                  map->num_vertices == mesh->num_vertices,
+              FEINT_ERR_UNSUPPORTED,
+              "map was made for a %s mesh of %zu elements and %zu vertices, this mesh is %s with "
+              "%zu and %zu",
+              feint_element_name((feint_element)map->element), map->num_elem,
+              map->num_vertices, feint_element_name(mesh->element), mesh->num_elem,
+              mesh->num_vertices);
+  FEINT_CHECK(map->dofs_per_vertex == A->dofs_per_vertex && map->num_rows == A->num_rows &&
+                  map->nnz == A->nnz,
+              FEINT_ERR_UNSUPPORTED,
+              "map was made for a pattern of %zu rows, %zu entries and %d dofs per vertex; A "
+              "has %zu, %zu and %d",
+              map->num_rows, map->nnz, map->dofs_per_vertex, A->num_rows, A->nnz,
+              A->dofs_per_vertex);
+  *off = map->off;
+  return FEINT_SUCCESS;
+}
