@@ -1,13 +1,17 @@
-/* mesh_util.h - helpers of the mesh tests (t6xx): element volumes from the
- * element tables (sum over quadrature points of w_q det J(x_q)), computed
- * here independently of the library's kernels, and face areas. */
+/* mesh_util.h - helpers of the mesh and assembly tests (t6xx, t7xx):
+ * element volumes from the element tables (sum over quadrature points of
+ * w_q det J(x_q)), computed here independently of the library's kernels,
+ * face areas, random admissible coefficients, and a sparse reference
+ * assembly into a CSR pattern. */
 #ifndef FEINT_TEST_MESH_UTIL_H
 #define FEINT_TEST_MESH_UTIL_H
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "feint.h"
+#include "test_util.h"
 
 /* Number of nodes of an element type (from the element tables). */
 static inline size_t mesh_nodes(feint_element el) {
@@ -79,6 +83,54 @@ static inline double mesh_face_area(const feint_mesh *m, size_t f) {
     area += 0.5 * sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
   }
   return area;
+}
+
+/* Random coefficients of ne elements of problem pb, nc per element, natural
+ * layout, from a fixed seed: uniform in [-1, 1), except elasticity's lambda
+ * and mu (the first two of an element), uniform in [0.1, 2) (admissible). */
+static inline void mesh_random_coeffs(feint_problem pb, size_t ne, size_t nc, uint64_t seed,
+                                      double *coef) {
+  test_rng rng = {seed};
+  for (size_t i = 0; i < ne * nc; i++)
+    coef[i] = pb == FEINT_ELASTICITY && i % nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0)
+                                                   : test_rng_uniform(&rng, -1.0, 1.0);
+}
+
+/* A sparse reference assembly: A[k], b[i] the sums of element entries in
+ * the entries of a CSR pattern, S[k], Sb[i] the sums of their scales. */
+typedef struct {
+  double *A, *S, *b, *Sb;
+} mesh_sparse_ref;
+
+/* Assemble element matrices Ae [ne][nd][nd], be [ne][nd] and their scales
+ * Aa, ba (feint_integrate_reference's outputs; nd = dpv N_S, element dof
+ * dpv r + c = component c of node r) into pattern P's entries: entry (r, s)
+ * of element e at row dpv conn[e][r / dpv] + r % dpv, column likewise, its
+ * position found by a linear search of the row (independent of the
+ * library's scatter; the pattern must hold it).  Arrays calloc'd
+ * (mesh_sparse_ref_free). */
+static inline void mesh_sparse_ref_assemble(const feint_mesh *m, int dpv, const feint_csr *P,
+                                            const double *Ae, const double *be,
+                                            const double *Aa, const double *ba,
+                                            mesh_sparse_ref *ref) {
+  const int ns = (int)mesh_nodes(m->element), nd = dpv * ns;
+  ref->A = calloc(P->nnz, sizeof(double)), ref->S = calloc(P->nnz, sizeof(double));
+  ref->b = calloc(P->num_rows, sizeof(double)), ref->Sb = calloc(P->num_rows, sizeof(double));
+  for (size_t e = 0; e < m->num_elem; e++)
+    for (int r = 0; r < nd; r++) {
+      const size_t i = (size_t)dpv * m->conn[e * ns + r / dpv] + (size_t)(r % dpv);
+      for (int s = 0; s < nd; s++) {
+        const int32_t j = dpv * (int32_t)m->conn[e * ns + s / dpv] + s % dpv;
+        int64_t k = P->row_ptr[i];
+        while (P->col_idx[k] != j) k++;
+        ref->A[k] += Ae[(e * nd + r) * nd + s], ref->S[k] += Aa[(e * nd + r) * nd + s];
+      }
+      ref->b[i] += be[e * nd + r], ref->Sb[i] += ba[e * nd + r];
+    }
+}
+
+static inline void mesh_sparse_ref_free(mesh_sparse_ref *ref) {
+  free(ref->A), free(ref->S), free(ref->b), free(ref->Sb);
 }
 
 #endif /* FEINT_TEST_MESH_UTIL_H */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "mesh_fixture.h"
+#include "mesh_util.h"
 #include "test_util.h"
 
 typedef struct {
@@ -158,10 +159,7 @@ static void check_case(feint_element el, feint_problem pb, int perturb) {
       (double)ei.num_qpts * (pb == FEINT_POISSON ? 3 : pb == FEINT_CONVDIFF ? 16 : 5);
   const int dpv = pb == FEINT_ELASTICITY ? 3 : 1;
   double *coef[2] = {malloc(padded * nc * sizeof(double)), malloc(padded * nc * sizeof(double))};
-  test_rng rng = {7 + (uint64_t)(3 * el + pb)};
-  for (size_t i = 0; i < ne * nc; i++) /* elasticity: lambda, mu admissible */
-    coef[0][i] = pb == FEINT_ELASTICITY && i % nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0)
-                                                      : test_rng_uniform(&rng, -1.0, 1.0);
+  mesh_random_coeffs(pb, ne, nc, 7 + (uint64_t)(3 * el + pb), coef[0]);
   feint_layout_convert(ne, nc, FEINT_LAYOUT_NATURAL, coef[0], FEINT_LAYOUT_BLOCKED, coef[1]);
   dense d;
   dense_assemble(&m, pb, coef[0], &d);
@@ -257,10 +255,7 @@ static void check_large(feint_element el, feint_problem pb, size_t n) {
   const double n_terms =
       (double)ei.num_qpts * (pb == FEINT_POISSON ? 3 : pb == FEINT_CONVDIFF ? 16 : 5);
   double *coef = malloc(ne * nc * sizeof(double));
-  test_rng rng = {5};
-  for (size_t i = 0; i < ne * nc; i++)
-    coef[i] = pb == FEINT_ELASTICITY && i % nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0)
-                                                   : test_rng_uniform(&rng, -1.0, 1.0);
+  mesh_random_coeffs(pb, ne, nc, 5, coef);
   feint_csr A;
   feint_assembly *plan;
   CHECK_STATUS(feint_csr_create(&m, dpv, &A), FEINT_SUCCESS, NULL);
@@ -276,19 +271,9 @@ static void check_large(feint_element el, feint_problem pb, size_t n) {
   double *Aa = malloc(ne * nd * nd * sizeof(double)), *ba = malloc(ne * nd * sizeof(double));
   CHECK_STATUS(feint_integrate_reference(el, pb, ne, geo, coef, Ae, be, Aa, ba), FEINT_SUCCESS,
                NULL);
-  double *ref = calloc(A.nnz, sizeof(double)), *S = calloc(A.nnz, sizeof(double));
-  double *refb = calloc(nr, sizeof(double)), *Sb = calloc(nr, sizeof(double));
-  for (size_t e = 0; e < ne; e++)
-    for (int r = 0; r < nd; r++) {
-      const size_t i = (size_t)dpv * m.conn[e * ns + r / dpv] + (size_t)(r % dpv);
-      for (int s = 0; s < nd; s++) {
-        const int32_t j = dpv * (int32_t)m.conn[e * ns + s / dpv] + s % dpv;
-        int64_t k = A.row_ptr[i];
-        while (A.col_idx[k] != j) k++;
-        ref[k] += Ae[(e * nd + r) * nd + s], S[k] += Aa[(e * nd + r) * nd + s];
-      }
-      refb[i] += be[e * nd + r], Sb[i] += ba[e * nd + r];
-    }
+  mesh_sparse_ref sr;
+  mesh_sparse_ref_assemble(&m, dpv, &A, Ae, be, Aa, ba, &sr);
+  const double *ref = sr.A, *S = sr.S, *refb = sr.b, *Sb = sr.Sb;
   double *b = malloc(nr * sizeof(double)), *first = malloc(A.nnz * sizeof(double));
   double *firstb = malloc(nr * sizeof(double));
   feint_integrate_desc d = {el, pb, FEINT_QSS_GEO_GENERIC, 0, 0, 0, 0, 0};
@@ -317,8 +302,9 @@ static void check_large(feint_element el, feint_problem pb, size_t n) {
     }
   }
   omp_set_num_threads(omp_get_num_procs());
-  free(coef), free(geo), free(Ae), free(be), free(Aa), free(ba), free(ref), free(S), free(refb);
-  free(Sb), free(b), free(first), free(firstb);
+  free(coef), free(geo), free(Ae), free(be), free(Aa), free(ba), free(b), free(first);
+  free(firstb);
+  mesh_sparse_ref_free(&sr);
   feint_assembly_destroy(plan);
   feint_csr_destroy(&A);
   fix_mesh_free(&m);

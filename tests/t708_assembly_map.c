@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "mesh_fixture.h"
+#include "mesh_util.h"
 #include "test_util.h"
 
 /* Sanitizer builds: libomp keeps the thread descriptors of the 8-thread
@@ -44,10 +45,7 @@ static void check_case(feint_element el, feint_problem pb, size_t n) {
   const double n_terms =
       (double)ei.num_qpts * (pb == FEINT_POISSON ? 3 : pb == FEINT_CONVDIFF ? 16 : 5);
   double *coef = malloc(ne * nc * sizeof(double));
-  test_rng rng = {9 + (uint64_t)pb};
-  for (size_t i = 0; i < ne * nc; i++)
-    coef[i] = pb == FEINT_ELASTICITY && i % nc < 2 ? test_rng_uniform(&rng, 0.1, 2.0)
-                                                   : test_rng_uniform(&rng, -1.0, 1.0);
+  mesh_random_coeffs(pb, ne, nc, 9 + (uint64_t)pb, coef);
   feint_csr A;
   feint_assembly *plan = NULL;
   feint_assembly_map *map = NULL;
@@ -69,19 +67,9 @@ static void check_case(feint_element el, feint_problem pb, size_t n) {
   double *Aa = malloc(ne * nd * nd * sizeof(double)), *ba = malloc(ne * nd * sizeof(double));
   CHECK_STATUS(feint_integrate_reference(el, pb, ne, geo, coef, Ae, be, Aa, ba), FEINT_SUCCESS,
                NULL);
-  double *ref = calloc(A.nnz, sizeof(double)), *S = calloc(A.nnz, sizeof(double));
-  double *refb = calloc(nr, sizeof(double)), *Sb = calloc(nr, sizeof(double));
-  for (size_t e = 0; e < ne; e++)
-    for (int r = 0; r < nd; r++) {
-      const size_t i = (size_t)dpv * m.conn[e * ns + r / dpv] + (size_t)(r % dpv);
-      for (int s = 0; s < nd; s++) {
-        const int32_t j = dpv * (int32_t)m.conn[e * ns + s / dpv] + s % dpv;
-        int64_t k = A.row_ptr[i];
-        while (A.col_idx[k] != j) k++;
-        ref[k] += Ae[(e * nd + r) * nd + s], S[k] += Aa[(e * nd + r) * nd + s];
-      }
-      refb[i] += be[e * nd + r], Sb[i] += ba[e * nd + r];
-    }
+  mesh_sparse_ref sr;
+  mesh_sparse_ref_assemble(&m, dpv, &A, Ae, be, Aa, ba, &sr);
+  const double *ref = sr.A, *S = sr.S, *refb = sr.b, *Sb = sr.Sb;
   const double tol_n = 2 * (n_terms + 16 + 24);
 
   double *b = malloc(nr * sizeof(double)), *sv = malloc(A.nnz * sizeof(double));
@@ -126,8 +114,8 @@ static void check_case(feint_element el, feint_problem pb, size_t n) {
     CHECK(bad == 0, "%s: device %s with the map: %zu entries off the sparse reference", what,
           strat ? "atomics" : "colouring", bad);
   }
-  free(geo), free(Ae), free(be), free(Aa), free(ba), free(ref), free(S), free(refb), free(Sb);
-  free(b), free(sv), free(sb);
+  free(geo), free(Ae), free(be), free(Aa), free(ba), free(b), free(sv), free(sb);
+  mesh_sparse_ref_free(&sr);
 out:
   free(coef);
   feint_assembly_map_destroy(map);
