@@ -30,6 +30,23 @@ FEINT_INTERNAL feint_status feint_asm_map_check(const feint_assembly_map *map,
                                                 const feint_mesh *mesh, const feint_csr *A,
                                                 const int32_t **off);
 
+/* Offset of column col within row `row` of a CSR pattern whose rows have
+ * ascending columns (binary search), or -1 if the row lacks it: "find
+ * entry (row, col)", for feint_assembly_map_create and feint_assemble's
+ * report of a pattern that lacks an element's entry. */
+FEINT_INTERNAL int64_t feint_asm_pattern_find(const int64_t *row_ptr, const int32_t *col_idx,
+                                              size_t row, int32_t col);
+
+/* The vertex block of rows nc v + c and columns nc w + d (c, d < nc, nc =
+ * dofs per vertex) where the scatter puts it (kernel/scatter.h): entry
+ * (nc v + c, nc w + d) at row_ptr[nc v + c] + k + d, k = the offset of
+ * column nc w in row nc v (feint_asm_pattern_find, *k; -1 if absent).
+ * Returns nc * c + d of the first entry of the block (c, then d ascending)
+ * not at its place in the pattern, or nc * nc if all are (nc = 3: the
+ * pattern holds the full 3 x 3 block, the three rows alike). */
+FEINT_INTERNAL int feint_asm_block_check(const int64_t *row_ptr, const int32_t *col_idx, int nc,
+                                         uint32_t v, uint32_t w, int64_t *k);
+
 /* One array of a device call: host pointer, bytes, whether it is copied in
  * and/or out; dev receives the device copy. */
 typedef struct {

@@ -3,7 +3,10 @@
  * pattern (feint_assembly_map_*): the offset within row N_C conn[e][r] of
  * column N_C conn[e][s], for every element and node pair, found once by
  * binary search so that feint_assemble_mapped's scatter
- * (kernel/scatter.h, feint_scatter_element_mapped) reads no columns.
+ * (kernel/scatter.h, feint_scatter_element_mapped) reads no columns.  The
+ * search and the check of a vertex block (feint_asm_pattern_find,
+ * feint_asm_block_check) also name the entry a pattern lacks when
+ * feint_assemble's scatter found no place for it (assembly/assemble.c).
  */
 #include <stdlib.h>
 
@@ -16,17 +19,33 @@ struct feint_assembly_map {
   int32_t *off; /* [num_elem][N_S][N_S] */
 };
 
-/* Offset of column j in the ascending columns c[0..len), or -1. */
-static int64_t find_col(const int32_t *c, int64_t len, int32_t j) {
+int64_t feint_asm_pattern_find(const int64_t *row_ptr, const int32_t *col_idx, size_t row,
+                               int32_t col) {
+  const int32_t *c = col_idx + row_ptr[row];
+  const int64_t len = row_ptr[row + 1] - row_ptr[row];
   int64_t lo = 0, hi = len;
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo) / 2;
-    if (c[mid] < j)
+    if (c[mid] < col)
       lo = mid + 1;
     else
       hi = mid;
   }
-  return lo < len && c[lo] == j ? lo : -1;
+  return lo < len && c[lo] == col ? lo : -1;
+}
+
+int feint_asm_block_check(const int64_t *row_ptr, const int32_t *col_idx, int nc, uint32_t v,
+                          uint32_t w, int64_t *k) {
+  const size_t row = (size_t)nc * v;
+  const int32_t col = nc * (int32_t)w;
+  *k = feint_asm_pattern_find(row_ptr, col_idx, row, col);
+  if (*k < 0) return 0;
+  for (int c = 0; c < nc; c++)
+    for (int d = 0; d < nc; d++) {
+      const int64_t p = row_ptr[row + c] + *k + d;
+      if (!(p < row_ptr[row + c + 1] && col_idx[p] == col + d)) return nc * c + d;
+    }
+  return nc * nc;
 }
 
 feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *A,
@@ -64,18 +83,12 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
 #pragma omp parallel for schedule(static) reduction(min : bad)
   for (size_t e = 0; e < ne; e++) {
     for (size_t r = 0; r < ns; r++) {
-      const size_t row = (size_t)nc * conn[e * ns + r];
-      const int64_t len = rp[row + 1] - rp[row];
       for (size_t s = 0; s < ns; s++) {
-        const int32_t col = nc * (int32_t)conn[e * ns + s];
-        const int64_t k = find_col(ci + rp[row], len, col);
         /* N_C = 3: the full vertex block, the three rows alike, must be there */
-        int ok = k >= 0 && k + nc - 1 <= INT32_MAX;
-        for (int c = 0; c < nc && ok; c++)
-          for (int d = 0; d < nc && ok; d++) {
-            const int64_t p = rp[row + c] + k + d;
-            ok = p < rp[row + c + 1] && ci[p] == col + d;
-          }
+        int64_t k;
+        const int ok = feint_asm_block_check(rp, ci, nc, conn[e * ns + r], conn[e * ns + s],
+                                             &k) == nc * nc &&
+                       k + nc - 1 <= INT32_MAX;
         if (!ok) {
           const size_t code = (e * ns + r) * ns + s;
           bad = code < bad ? code : bad;
@@ -90,7 +103,7 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
     const size_t e = bad / (ns * ns), r = bad / ns % ns, s = bad % ns;
     const size_t row = (size_t)nc * conn[e * ns + r];
     const int32_t col = nc * (int32_t)conn[e * ns + s];
-    const int64_t k = find_col(ci + rp[row], rp[row + 1] - rp[row], col);
+    const int64_t k = feint_asm_pattern_find(rp, ci, row, col);
     free(m), free(off);
     FEINT_CHECK(k >= 0, FEINT_ERR_UNSUPPORTED,
                 "A has no entry (%zu, %d) for element %zu, nodes %zu and %zu: not a pattern of "
