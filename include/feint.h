@@ -760,7 +760,18 @@ feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len
  *            vertex blocks, the three rows of a vertex alike).
  *  b       : [N_C num_vertices].
  * Errors as feint_integrate_mesh, plus FEINT_ERR_UNSUPPORTED for a plan or
- * pattern of another mesh (sizes differ). */
+ * pattern of another mesh (sizes differ), and FEINT_ERR_UNSUPPORTED if A
+ * lacks an entry that an element adds into (a pattern from another tool,
+ * or of another mesh of the same size; with N_C = 3 also an entry held
+ * elsewhere than the full 3 x 3 block of its vertex puts it): the message
+ * names how many entries of element matrices found no place in A, and the
+ * first one (lowest element, then node pair): its row, column, element and
+ * nodes.  Every position is checked before anything is added there, so
+ * nothing is written outside A->values and b or into another entry, but
+ * the assembly has run: A->values and b are then unspecified (partly
+ * assembled), not untouched (leaving them untouched would cost a check of
+ * the whole pattern before the run, what feint_assembly_map_create does,
+ * or a copy of both). */
 feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_strategy strategy,
                             const feint_mesh *mesh, const feint_assembly *plan,
                             const double *coeffs, feint_csr *A, double *b);
@@ -789,10 +800,11 @@ feint_status feint_assembly_map_destroy(feint_assembly_map *map);
 feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *bytes);
 
 /* feint_assemble with a position map (map = NULL: positions by search, the
- * same as feint_assemble).  The additions happen in the same order as the
- * search path's, so A and b are bitwise the same.  FEINT_ERR_UNSUPPORTED if
- * map was made for another mesh or pattern (element type, num_elem,
- * num_vertices, dofs per vertex, num_rows or nnz differ). */
+ * same as feint_assemble, its errors included).  The additions happen in
+ * the same order as the search path's, so A and b are bitwise the same.
+ * FEINT_ERR_UNSUPPORTED if map was made for another mesh or pattern
+ * (element type, num_elem, num_vertices, dofs per vertex, num_rows or nnz
+ * differ). */
 feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
                                    feint_assemble_strategy strategy, const feint_mesh *mesh,
                                    const feint_assembly *plan, const feint_assembly_map *map,

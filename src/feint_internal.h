@@ -173,6 +173,9 @@ typedef struct {
   size_t num_rows, nnz;
   const int32_t *elem_map;   /* NULL: positions by search; else [num_elem][N_S][N_S]
                                 offsets within the rows (feint_assembly_map) */
+  size_t *num_missing;       /* search: entries of A^e with no place in the pattern
+                                (skipped) are added here, atomically; one size_t, in
+                                the memory of the run, zero before the loop */
   const uint32_t *elem_order; /* FEINT_MESH_OUT_COLOURED, device: elements by colour */
   const size_t *colour_ptr;   /* [num_colours + 1] (host memory) */
   size_t num_colours;

@@ -115,7 +115,7 @@ static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_
   const int dev = host_fallback ? omp_get_initial_device() : device;
   const int ns = feint_asm_nodes(ka->element);
   const int scatter = ka->output != FEINT_MESH_OUT_ELEMENT;
-  feint_xfer x[9] = {
+  feint_xfer x[10] = {
       {ka->coords, ka->num_vertices * 3 * sizeof(double), 1, 0, NULL},
       {ka->conn, ka->num_elem * ns * sizeof(uint32_t), 1, 0, NULL},
       {ka->coeffs, coeff_len * sizeof(double), 1, 0, NULL},
@@ -124,18 +124,19 @@ static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_
       {ka->row_ptr, scatter ? (ka->num_rows + 1) * sizeof(int64_t) : 0, 1, 0, NULL},
       {ka->col_idx, scatter ? ka->nnz * sizeof(int32_t) : 0, 1, 0, NULL},
       {ka->values, scatter ? ka->nnz * sizeof(double) : 0, 1, 1, NULL},
-      {ka->rhs, scatter ? ka->num_rows * sizeof(double) : 0, 1, 1, NULL}};
+      {ka->rhs, scatter ? ka->num_rows * sizeof(double) : 0, 1, 1, NULL},
+      {ka->num_missing, scatter ? sizeof(size_t) : 0, 1, 1, NULL}};
   /* the colour order and the position map (when given), read only */
   feint_xfer ro[2] = {
       {ka->elem_order,
        ka->output == FEINT_MESH_OUT_COLOURED ? ka->num_elem * sizeof(uint32_t) : 0, 1, 0, NULL},
       {ka->elem_map,
        scatter && ka->elem_map ? ka->num_elem * ns * ns * sizeof(int32_t) : 0, 1, 0, NULL}};
-  FEINT_CALL(feint_xfer_in(dev, x, 9));
+  FEINT_CALL(feint_xfer_in(dev, x, 10));
   const feint_status st = feint_xfer_in(dev, ro, 2);
   if (st != FEINT_SUCCESS) {
-    for (int k = 0; k < 9; k++) x[k].copy_out = 0;
-    feint_xfer_out(dev, x, 9);
+    for (int k = 0; k < 10; k++) x[k].copy_out = 0;
+    feint_xfer_out(dev, x, 10);
     return st;
   }
   feint_mesh_kernel_args dk = *ka;
@@ -148,11 +149,12 @@ static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_
   dk.col_idx = x[6].dev;
   dk.values = x[7].dev;
   dk.rhs = x[8].dev;
+  dk.num_missing = x[9].dev;
   dk.elem_order = ro[0].dev;
   dk.elem_map = ro[1].dev;
   mesh_device[variant](&dk, dev, host_fallback);
   feint_xfer_out(dev, ro, 2);
-  return feint_xfer_out(dev, x, 9);
+  return feint_xfer_out(dev, x, 10);
 #else
   (void)coeff_len, (void)a_len, (void)b_len, (void)device, (void)host_fallback;
   return feint_error_set(FEINT_ERR_NO_DEVICE, __func__, __FILE__, __LINE__,
@@ -316,6 +318,48 @@ feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len
 
 /* ---- assembly ------------------------------------------------------------ */
 
+/* The error of an assembly whose scatter found no place in A for `missing`
+ * entries of element matrices (positions by search, checked in
+ * kernel/scatter.h; skipped there, nothing written out of place).  A serial
+ * rescan, on this error path only, names the first: lowest element, then
+ * node pair (r, s), then the entry of its vertex block (one entry when N_C
+ * = 1), the entries the scatter skipped (feint_asm_block_check tests the
+ * positions the scatter computes), and says whether A lacks it or holds it
+ * elsewhere than the 3 x 3 block of its vertex puts it. */
+static feint_status report_missing(const char *func, const feint_mesh *mesh, const feint_csr *A,
+                                   int nc, size_t missing) {
+  const size_t ns = (size_t)feint_asm_nodes(mesh->element);
+  const uint32_t *conn = mesh->conn;
+  for (size_t e = 0; e < mesh->num_elem; e++)
+    for (size_t r = 0; r < ns; r++)
+      for (size_t s = 0; s < ns; s++) {
+        const uint32_t v = conn[e * ns + r], w = conn[e * ns + s];
+        int64_t k;
+        const int first = feint_asm_block_check(A->row_ptr, A->col_idx, nc, v, w, &k);
+        if (first == nc * nc) continue;
+        const size_t row = (size_t)nc * v + (size_t)(first / nc);
+        const int32_t col = nc * (int32_t)w + first % nc;
+        if (feint_asm_pattern_find(A->row_ptr, A->col_idx, row, col) < 0)
+          return feint_error_set(
+              FEINT_ERR_UNSUPPORTED, func, __FILE__, __LINE__,
+              "A has no entry (%zu, %d) for element %zu, nodes %zu and %zu: not a pattern of "
+              "this mesh (%zu entries of element matrices found no place in A; A->values and b "
+              "are unspecified)",
+              row, (int)col, e, r, s, missing);
+        return feint_error_set(
+            FEINT_ERR_UNSUPPORTED, func, __FILE__, __LINE__,
+            "A's entry (%zu, %d) for element %zu, nodes %zu and %zu, is not where the 3 x 3 block "
+            "of vertex %u puts it: the rows %zu..%zu must have the same columns (%zu entries of "
+            "element matrices found no place in A; A->values and b are unspecified)",
+            row, (int)col, e, r, s, v, (size_t)nc * v, (size_t)nc * v + 2, missing);
+      }
+  return feint_error_set(FEINT_ERR_UNSUPPORTED, func, __FILE__, __LINE__,
+                         "%zu entries of element matrices found no place in A, but a rescan "
+                         "finds every entry (did A or the mesh change during the call?); "
+                         "A->values and b are unspecified",
+                         missing);
+}
+
 feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_strategy strategy,
                             const feint_mesh *mesh, const feint_assembly *plan,
                             const double *coeffs, feint_csr *A, double *b) {
@@ -372,6 +416,8 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
   ka.num_rows = nrows;
   ka.nnz = nnz;
   ka.elem_map = elem_map;
+  size_t missing = 0; /* search: entries with no place in A (kernel/scatter.h) */
+  ka.num_missing = &missing;
   ka.elem_order = plan->elem_order;
   ka.colour_ptr = plan->colour_ptr;
   ka.num_colours = plan->num_colours;
@@ -381,6 +427,7 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
   ka.num_chunk_colours = plan->num_chunk_colours;
   FEINT_CALL(run_mesh_loop(desc->variant, &ka, coeff_len, 0, 0, run_device, desc->device,
                            host_fallback));
+  if (missing != 0) return report_missing(__func__, mesh, A, nc, missing);
   feint_execution_set(run_device && !host_fallback ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST,
                       desc->device, host_fallback);
   return FEINT_SUCCESS;

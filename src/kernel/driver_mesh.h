@@ -19,8 +19,9 @@
  *  - FEINT_MESH_OUT_ELEMENT: A_e, b_e per element in layout_out; threads own
  *    contiguous ranges of chunks (schedule(static)).
  *  - FEINT_MESH_OUT_COLOURED: add into the CSR values and the vector
- *    (kernel/scatter.h: positions by search, or from ka->elem_map when the
- *    caller gave a feint_assembly_map), chunk colour after chunk colour: no two chunks of
+ *    (kernel/scatter.h: positions by search, checked, entries with no place
+ *    in the pattern counted into ka->num_missing, or from ka->elem_map when
+ *    the caller gave a feint_assembly_map), chunk colour after chunk colour: no two chunks of
  *    a colour share a vertex, so the threads splitting a colour's chunks
  *    never touch the same entry, and each entry receives its contributions
  *    in colour order, then element order within its one chunk - the same
@@ -89,14 +90,20 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
       for (int l = 0; l < nvalid; l++)
         feint_scatter_element_mapped(et, pb, 0, conn + elem[l] * (size_t)ns, map + l * ns * ns,
                                      A + l, b + l, FEINT_B, ka->row_ptr, ka->values, ka->rhs);
-  } else if (out == FEINT_MESH_OUT_ATOMIC) {
-    for (int l = 0; l < nvalid; l++)
-      feint_scatter_element(et, pb, 1, conn + elem[l] * (size_t)ns, A + l, b + l, FEINT_B,
-                            ka->row_ptr, ka->col_idx, ka->values, ka->rhs);
-  } else {
-    for (int l = 0; l < nvalid; l++)
-      feint_scatter_element(et, pb, 0, conn + elem[l] * (size_t)ns, A + l, b + l, FEINT_B,
-                            ka->row_ptr, ka->col_idx, ka->values, ka->rhs);
+  } else { /* positions by search, checked: entries with no place counted */
+    int missing = 0;
+    if (out == FEINT_MESH_OUT_ATOMIC)
+      for (int l = 0; l < nvalid; l++)
+        missing += feint_scatter_element(et, pb, 1, conn + elem[l] * (size_t)ns, A + l, b + l,
+                                         FEINT_B, ka->row_ptr, ka->col_idx, ka->values, ka->rhs);
+    else
+      for (int l = 0; l < nvalid; l++)
+        missing += feint_scatter_element(et, pb, 0, conn + elem[l] * (size_t)ns, A + l, b + l,
+                                         FEINT_B, ka->row_ptr, ka->col_idx, ka->values, ka->rhs);
+    if (missing) { /* the shared counter is touched only on a miss */
+      FEINT_OMP(atomic update)
+      *ka->num_missing += (size_t)missing;
+    }
   }
 }
 

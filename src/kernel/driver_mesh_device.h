@@ -11,9 +11,11 @@
  * gathers its element's vertex coordinates through the connectivity into
  * registers, runs the variant's element function and writes A_e/b_e (layout
  * strides at run time) or adds into the CSR matrix and vector
- * (kernel/scatter.h; positions by search, or from ka->elem_map): one kernel
- * per colour with plain additions, or one
- * kernel with atomic additions.  One target region per case with literal et
+ * (kernel/scatter.h; positions by search, checked, or from ka->elem_map):
+ * one kernel per colour with plain additions, or one kernel with atomic
+ * additions.  A search that finds no place for entries of an element adds
+ * their number to ka->num_missing (one device counter) with an atomic
+ * update, only then: no reduction on the hot path.  One target region per case with literal et
  * and pb, so the per-element loops unroll; threads per team from
  * kernel/gpu_tuning.h.  Host fallback: a few teams of two threads.
  */
@@ -31,7 +33,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
     const int et, const int pb, const int out, const size_t e, const int lin, const int lout,
     const double *coords, const uint32_t *conn, const double *coeffs, double *A, double *b,
     const int64_t *row_ptr, const int32_t *col_idx, const int32_t *emap, double *values,
-    double *rhs) {
+    double *rhs, size_t *missing) {
   const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
   const size_t nd = (size_t)feint_problem_dofs(et, pb), as = nd * nd;
   const size_t lane = e % B, base = e - lane;
@@ -51,10 +53,17 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
     else
       feint_scatter_element_mapped(et, pb, 0, conn + e * ns, off, Ae, be, 1, row_ptr, values,
                                    rhs);
-  } else if (out == FEINT_MESH_OUT_ATOMIC) {
-    feint_scatter_element(et, pb, 1, conn + e * ns, Ae, be, 1, row_ptr, col_idx, values, rhs);
-  } else {
-    feint_scatter_element(et, pb, 0, conn + e * ns, Ae, be, 1, row_ptr, col_idx, values, rhs);
+  } else { /* positions by search, checked */
+    const int m =
+        out == FEINT_MESH_OUT_ATOMIC
+            ? feint_scatter_element(et, pb, 1, conn + e * ns, Ae, be, 1, row_ptr, col_idx,
+                                    values, rhs)
+            : feint_scatter_element(et, pb, 0, conn + e * ns, Ae, be, 1, row_ptr, col_idx,
+                                    values, rhs);
+    if (m) { /* a miss: the only time the shared counter is touched */
+      FEINT_OMP(atomic update)
+      *missing += (size_t)m;
+    }
   }
 }
 
@@ -76,12 +85,12 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
       FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)       \
                    thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                \
                    is_device_ptr(coords, conn, coeffs, A, b, row_ptr, col_idx, emap, values,    \
-                                 rhs, ord_))                                                    \
+                                 rhs, missing, ord_))                                           \
       for (size_t i = 0; i < cnt_; i++)                                                         \
         FEINT_VFN(feint_mesh_elem_, _device)(FEINT_##ET, FEINT_##PB, output,                    \
                                              ord_ ? ord_[lo_ + i] : lo_ + i, lin, lout, coords, \
                                              conn, coeffs, A, b, row_ptr, col_idx, emap,       \
-                                             values, rhs);                                      \
+                                             values, rhs, missing);                             \
     }                                                                                           \
   } while (0)
 
@@ -91,6 +100,7 @@ void FEINT_VFN(feint_variant_, _mesh_device)(const feint_mesh_kernel_args *ka, i
   const double *coords = ka->coords, *coeffs = ka->coeffs;
   const uint32_t *conn = ka->conn, *order = ka->elem_order;
   double *A = ka->A, *b = ka->b, *values = ka->values, *rhs = ka->rhs;
+  size_t *missing = ka->num_missing;
   const int64_t *row_ptr = ka->row_ptr;
   const int32_t *col_idx = ka->col_idx, *emap = ka->elem_map;
   const size_t n = ka->num_elem, num_colours = ka->num_colours;

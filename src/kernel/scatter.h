@@ -18,10 +18,24 @@
  * 9 entries of every node pair.  What it costs in bytes is counted in
  * perfmodel (col_idx read once per vertex row touched).
  *
+ * Checked positions: in a pattern that lacks an entry of the element (one
+ * from another tool, or of another mesh) the count lands on another
+ * column's entry, or past the row's end (into the next row, or past the end
+ * of the values for the last row).  So the search path checks every
+ * position before adding into it: inside its row, holding the expected
+ * column (with N_C = 3 column 3 w + d in each row 3 v + c), a compare on
+ * col_idx entries the count has just brought into cache (rows 3 v + 1 and
+ * 3 v + 2 follow row 3 v in memory).  An entry that fails is skipped,
+ * nothing is written out of place, and counted; the drivers sum the counts
+ * (host: per block of elements, one atomic addition when nonzero; device:
+ * an atomic addition only on a miss) and feint_assemble turns a nonzero sum
+ * into a named error (assembly/assemble.c).
+ *
  * Position by map (feint_scatter_element_mapped, feint_assembly_map): the
  * count cnt[s] of row N_C v_r stored per element and node pair, computed
- * once (assembly/map.c); row_ptr is still read, col_idx is not.  Both
- * functions add the same numbers in the same order: bitwise equal results.
+ * and checked once (assembly/map.c); row_ptr is still read, col_idx is not.
+ * Both paths add through one loop (feint_scatter_row): the same numbers in
+ * the same order, bitwise equal results.
  */
 #ifndef FEINT_KERNEL_SCATTER_H
 #define FEINT_KERNEL_SCATTER_H
@@ -32,24 +46,66 @@
 
 FEINT_DECLARE_TARGET_BEGIN
 
+/* Add row i = N_C r + c of one element's A^e (entry (i, j) of A^e at
+ * Ae[(i * N_C N_S + j) * stride]) into the global row whose entries start
+ * at values[row]: entry (i, N_C s + d) at values[row + off[s] + d], in the
+ * order s, d (the one addition loop of both position paths).  off[s] is the
+ * offset of column N_C v[s] in the row of the vertex block.  `atomic` is a
+ * literal at every call: 1 makes every addition an OpenMP atomic update
+ * (elements processed concurrently may share entries), 0 a plain one
+ * (colouring guarantees no two concurrent elements share a row).
+ * col_idx == NULL (the map path: its offsets were checked at creation):
+ * no check, returns 0.  Otherwise each position is checked before its
+ * addition: it must lie before row_end (the next row's start) and hold
+ * column col[s] + d; an entry whose position fails is skipped (nothing is
+ * written) and counted.  Returns the number skipped. */
+FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic, const int i,
+                                   const int64_t row, const int64_t row_end,
+                                   const int32_t *off, const int32_t *col,
+                                   const int32_t *col_idx, const double *Ae, const int stride,
+                                   double *values) {
+  const int nd = nc * ns;
+  int missing = 0;
+  FEINT_UNROLL
+  for (int s = 0; s < ns; s++)
+    FEINT_UNROLL
+    for (int d = 0; d < nc; d++) {
+      const double a = Ae[(i * nd + nc * s + d) * stride];
+      const int64_t p = row + off[s] + d;
+      if (col_idx != NULL && !(p < row_end && col_idx[p] == col[s] + d)) {
+        missing++; /* the pattern lacks (i, col[s] + d) where the count put it */
+        continue;
+      }
+      double *dst = values + p;
+      if (atomic) {
+        FEINT_OMP(atomic update)
+        *dst += a;
+      } else {
+        *dst += a;
+      }
+    }
+  return missing;
+}
+
 /* Add one element of problem pb: entry (i, j) of A^e (i, j < N_C N_S) at
  * Ae[(i * N_C N_S + j) * stride], b^e[i] at be[i * stride]; v = the
- * element's N_S vertex indices.  `atomic` is a literal at every call: 1
- * makes every addition an OpenMP atomic update (elements processed
- * concurrently may share entries), 0 a plain one (colouring guarantees no
- * two concurrent elements share a row). */
-FEINT_INLINE void feint_scatter_element(const int et, const int pb, const int atomic,
-                                        const uint32_t *v, const double *Ae, const double *be,
-                                        const int stride, const int64_t *row_ptr,
-                                        const int32_t *col_idx, double *values, double *rhs) {
-  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = nc * ns;
-  int32_t vs[FEINT_MAX_NODES]; /* first dof of each node */
+ * element's N_S vertex indices; positions by search (the count above),
+ * checked (feint_scatter_row): returns the number of entries of A^e that
+ * found no place in the pattern (skipped; 0 for a pattern holding the
+ * element).  b^e is always added (its rows exist: the mesh was checked). */
+FEINT_INLINE int feint_scatter_element(const int et, const int pb, const int atomic,
+                                       const uint32_t *v, const double *Ae, const double *be,
+                                       const int stride, const int64_t *row_ptr,
+                                       const int32_t *col_idx, double *values, double *rhs) {
+  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb);
+  int32_t vs[FEINT_MAX_NODES]; /* first dof (and column) of each node */
   FEINT_UNROLL
   for (int s = 0; s < ns; s++) vs[s] = nc * (int32_t)v[s];
+  int missing = 0;
   FEINT_UNROLL
   for (int r = 0; r < ns; r++) {
     const int64_t start = row_ptr[vs[r]], end = row_ptr[vs[r] + 1];
-    int cnt[FEINT_MAX_NODES] = {0};
+    int32_t cnt[FEINT_MAX_NODES] = {0};
     for (int64_t k = start; k < end; k++) {
       const int32_t c = col_idx[k];
       FEINT_UNROLL
@@ -58,20 +114,10 @@ FEINT_INLINE void feint_scatter_element(const int et, const int pb, const int at
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
       const int64_t row = c == 0 ? start : row_ptr[vs[r] + c];
+      const int64_t row_end = c == 0 ? end : row_ptr[vs[r] + c + 1];
       const int i = nc * r + c;
-      FEINT_UNROLL
-      for (int s = 0; s < ns; s++)
-        FEINT_UNROLL
-        for (int d = 0; d < nc; d++) {
-          const double a = Ae[(i * nd + nc * s + d) * stride];
-          double *dst = values + row + cnt[s] + d;
-          if (atomic) {
-            FEINT_OMP(atomic update)
-            *dst += a;
-          } else {
-            *dst += a;
-          }
-        }
+      missing += feint_scatter_row(ns, nc, atomic, i, row, row_end, cnt, vs, col_idx, Ae,
+                                   stride, values);
       const double bv = be[i * stride];
       if (atomic) {
         FEINT_OMP(atomic update)
@@ -81,37 +127,27 @@ FEINT_INLINE void feint_scatter_element(const int et, const int pb, const int at
       }
     }
   }
+  return missing;
 }
 
 /* The same additions as feint_scatter_element, positions from the map:
  * off[r * N_S + s] = offset of column N_C v[s] within row N_C v[r] (the
- * element's N_S^2 entries of feint_assembly_map). */
+ * element's N_S^2 entries of feint_assembly_map, checked when it was
+ * made). */
 FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const int atomic,
                                                const uint32_t *v, const int32_t *off,
                                                const double *Ae, const double *be,
                                                const int stride, const int64_t *row_ptr,
                                                double *values, double *rhs) {
-  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = nc * ns;
+  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb);
   FEINT_UNROLL
   for (int r = 0; r < ns; r++) {
     const int32_t vr = nc * (int32_t)v[r];
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
-      const int64_t row = row_ptr[vr + c];
       const int i = nc * r + c;
-      FEINT_UNROLL
-      for (int s = 0; s < ns; s++)
-        FEINT_UNROLL
-        for (int d = 0; d < nc; d++) {
-          const double a = Ae[(i * nd + nc * s + d) * stride];
-          double *dst = values + row + off[r * ns + s] + d;
-          if (atomic) {
-            FEINT_OMP(atomic update)
-            *dst += a;
-          } else {
-            *dst += a;
-          }
-        }
+      feint_scatter_row(ns, nc, atomic, i, row_ptr[vr + c], 0, off + r * ns, NULL, NULL, Ae,
+                        stride, values);
       const double bv = be[i * stride];
       if (atomic) {
         FEINT_OMP(atomic update)
