@@ -11,6 +11,9 @@
 #endif
 
 #include "assembly/assembly_internal.h"
+#ifdef FEINT_OFFLOAD
+#include "kernel/gpu_tuning.h"
+#endif
 
 /* Neighbours of vertex v (vertices sharing an element with it, v included),
  * ascending, into out (returns their number).  mark: per-thread scratch of
@@ -183,8 +186,8 @@ void feint_csr_spmv_run(int run_device, int dev, int host_fallback, size_t nrows
   }
 #ifdef FEINT_OFFLOAD
   /* one row per thread; 128 threads per team (a multiple of the warp) */
-  int nt = (int)((nrows + 127) / 128);
-  if (host_fallback) nt = omp_get_num_procs() > 1 ? omp_get_num_procs() / 2 : 1;
+  const int procs = omp_get_num_procs();
+  const int nt = feint_gpu_num_teams(nrows, 128, host_fallback, procs > 1 ? procs / 2 : 1);
   if (nrows > 0) {
 #pragma omp target teams distribute parallel for device(dev) num_teams(nt) thread_limit(128) \
     is_device_ptr(rp, ci, va, x, y)

@@ -144,10 +144,10 @@ FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int
 /* One case, one element per thread, each thread reading its own element. */
 #define FEINT_DEVICE_DIRECT(ET, PB)                                                              \
   do {                                                                                           \
-    const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                          \
     int nt_ = FEINT_GPU_NUM_TEAMS_##ET##_##PB;                                                   \
-    if (nt_ <= 0) nt_ = (n + ts_ - 1) / ts_ < (1u << 30) ? (int)((n + ts_ - 1) / ts_) : 1 << 30; \
-    if (host_fallback) nt_ = fallback_teams;                                                     \
+    if (nt_ <= 0 || host_fallback)                                                               \
+      nt_ = feint_gpu_num_teams(n, FEINT_GPU_TEAM_SIZE_##ET##_##PB, host_fallback,               \
+                                fallback_teams);                                                 \
     FEINT_PRAGMA(omp target teams distribute parallel for device(device)                         \
                  num_teams(nt_) thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                    \
                  is_device_ptr(geo, coef, A, b))                                                 \
@@ -164,12 +164,9 @@ FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int
   do {                                                                                           \
     const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                          \
     int nt_ = FEINT_GPU_NUM_TEAMS_##ET##_##PB;                                                   \
-    if (nt_ <= 0) nt_ = (n + ts_ - 1) / ts_ < (1u << 30) ? (int)((n + ts_ - 1) / ts_) : 1 << 30; \
-    int nthr_ = (int)ts_;                                                                        \
-    if (host_fallback) {                                                                         \
-      nt_ = fallback_teams;                                                                      \
-      nthr_ = FEINT_FALLBACK_THREADS;                                                            \
-    }                                                                                            \
+    if (nt_ <= 0 || host_fallback)                                                               \
+      nt_ = feint_gpu_num_teams(n, ts_, host_fallback, fallback_teams);                          \
+    const int nthr_ = host_fallback ? FEINT_FALLBACK_THREADS : (int)ts_;                         \
     FEINT_PRAGMA(omp target teams device(device) num_teams(nt_)                                  \
                  thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB) is_device_ptr(geo, coef, A, b))   \
     {                                                                                            \

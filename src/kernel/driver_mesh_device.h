@@ -17,7 +17,8 @@
  * their number to ka->num_missing (one device counter) with an atomic
  * update, only then: no reduction on the hot path.  One target region per case with literal et
  * and pb, so the per-element loops unroll; threads per team from
- * kernel/gpu_tuning.h.  Host fallback: a few teams of two threads.
+ * kernel/gpu_tuning.h, teams to cover the elements one per thread
+ * (feint_gpu_num_teams).  Host fallback: a few teams of two threads.
  */
 #ifndef FEINT_OFFLOAD
 #error "kernel/driver_mesh_device.h is for offload builds (-DFEINT_OFFLOAD)"
@@ -78,10 +79,8 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
     for (size_t c_ = 0; c_ < parts_; c_++) {                                                    \
       const size_t lo_ = coloured_ ? colour_ptr[c_] : 0;                                        \
       const size_t cnt_ = (coloured_ ? colour_ptr[c_ + 1] : n) - lo_;                           \
-      const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                       \
-      int nt_ = (cnt_ + ts_ - 1) / ts_ < (1u << 30) ? (int)((cnt_ + ts_ - 1) / ts_) : 1 << 30;  \
-      if (nt_ < 1) nt_ = 1;                                                                     \
-      if (host_fallback) nt_ = fallback_teams;                                                  \
+      const int nt_ = feint_gpu_num_teams(cnt_, FEINT_GPU_TEAM_SIZE_##ET##_##PB, host_fallback, \
+                                          fallback_teams);                                      \
       FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)       \
                    thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                \
                    is_device_ptr(coords, conn, coeffs, A, b, row_ptr, col_idx, emap, values,    \

@@ -23,6 +23,8 @@
 #ifndef FEINT_KERNEL_GPU_TUNING_H
 #define FEINT_KERNEL_GPU_TUNING_H
 
+#include <stddef.h>
+
 #ifndef FEINT_GPU_TEAM_SIZE
 #define FEINT_GPU_TEAM_SIZE 128
 #endif
@@ -196,5 +198,20 @@
 #define FEINT_GPU_IN_SIZE_TET4_ELASTICITY_QP (12 + 5 * 4)
 #define FEINT_GPU_IN_SIZE_PRISM6_ELASTICITY_QP (18 + 5 * 6)
 #define FEINT_GPU_IN_SIZE_HEX8_ELASTICITY_QP (24 + 5 * 8)
+
+/* Teams for a device loop of cnt iterations, one per thread of team_size
+ * threads: ceil(cnt / team_size), clamped to [1, 2^30] (num_teams takes an
+ * int; an empty loop still launches one team, and beyond 2^30 teams the
+ * `distribute` gives a team several iterations).  With host_fallback the
+ * teams are host threads: fallback_teams of them (a few, so as not to
+ * oversubscribe the cores).  The one home of this computation for the
+ * device loops. */
+static inline int feint_gpu_num_teams(size_t cnt, size_t team_size, int host_fallback,
+                                      int fallback_teams) {
+  if (host_fallback) return fallback_teams;
+  const size_t max_teams = (size_t)1 << 30;
+  const size_t nt = cnt / team_size + (cnt % team_size != 0);
+  return nt < 1 ? 1 : nt > max_teams ? (int)max_teams : (int)nt;
+}
 
 #endif /* FEINT_KERNEL_GPU_TUNING_H */

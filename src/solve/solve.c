@@ -35,6 +35,9 @@
 #endif
 
 #include "solve/solve_internal.h"
+#ifdef FEINT_OFFLOAD
+#include "kernel/gpu_tuning.h"
+#endif
 
 #define NSUM 4
 /* threads per team of the device passes (a multiple of the warp) */
@@ -447,8 +450,7 @@ feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_d
     if (nt < 1) nt = 1;
     c.chunk = (n + nt - 1) / nt;
     c.num_teams = (int)((n + c.chunk - 1) / c.chunk); /* every team gets entries */
-    const size_t ut = (n + SOLVE_THREADS - 1) / SOLVE_THREADS;
-    c.update_teams = host ? omp_get_num_procs() : (int)(ut < INT32_MAX ? ut : INT32_MAX);
+    c.update_teams = feint_gpu_num_teams(n, SOLVE_THREADS, host, omp_get_num_procs());
     /* host fallback: one thread per team (teams are host threads there;
      * more would oversubscribe the cores) */
     c.thread_limit = host ? 1 : SOLVE_THREADS;
