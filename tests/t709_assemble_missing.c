@@ -7,7 +7,8 @@
  *    the values) and its first; 3 dofs per vertex (tet4 and hex8
  *    elasticity): one entry of a 3 x 3 vertex block removed (diagonal
  *    block, off-diagonal block in the block's second or third row, the last
- *    row);
+ *    row), and an extra entry in one row of a vertex (its rows no longer
+ *    alike: entries in A, but not where the vertex block puts them);
  *  - patterns of another mesh: a smaller mesh's (refused by its size), the
  *    same padded to this mesh's rows (block-diagonal extra rows), a prism
  *    mesh's on the same vertices;
@@ -67,6 +68,22 @@ static void pat_drop(const feint_csr *A, size_t row, int32_t col, feint_csr *P) 
     P->row_ptr[i + 1] = (int64_t)n;
   }
   CHECK(n == P->nnz, "pat_drop: A lacks (%zu, %d)", row, (int)col);
+}
+
+/* P = A plus entry (row, col) (which A lacks). */
+static void pat_insert(const feint_csr *A, size_t row, int32_t col, feint_csr *P) {
+  pat_alloc(P, A->num_rows, A->nnz + 1, A->dofs_per_vertex);
+  size_t n = 0;
+  P->row_ptr[0] = 0;
+  for (size_t i = 0; i < A->num_rows; i++) {
+    int done = i != row;
+    for (int64_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+      if (!done && A->col_idx[k] > col) P->col_idx[n++] = col, done = 1;
+      P->col_idx[n++] = A->col_idx[k];
+    }
+    if (!done) P->col_idx[n++] = col;
+    P->row_ptr[i + 1] = (int64_t)n;
+  }
 }
 
 /* P = the pattern S of a smaller mesh, with rows appended up to nr rows:
@@ -280,14 +297,27 @@ static void check_scalar(void) {
 
 static void check_elasticity(feint_element el) {
   fixture f;
-  fixture_make(&f, el, FEINT_ELASTICITY, 2);
-  const size_t v = fix_vid(2, 1, 1, 1), w = fix_vid(2, 1, 1, 0), last = f.nr - 1;
+  fixture_make(&f, el, FEINT_ELASTICITY, 3);
+  const size_t v = fix_vid(3, 1, 1, 1), w = fix_vid(3, 1, 1, 0), last = f.nr - 1;
   check_drop("diagonal block, entry (0, 0)", &f, 3 * v, (int32_t)(3 * v));
   check_drop("diagonal block, entry (2, 1)", &f, 3 * v + 2, (int32_t)(3 * v + 1));
   check_drop("off-diagonal block, entry (1, 2)", &f, 3 * v + 1, (int32_t)(3 * w + 2));
   check_drop("off-diagonal block, entry (0, 0)", &f, 3 * w, (int32_t)(3 * v));
   check_drop("last column of a row", &f, 3 * v + 1, col_at(&f, 3 * v + 1, -1));
   check_drop("last row, last column", &f, last, col_at(&f, last, -1));
+  {
+    /* row 3 u + 1 with an extra leading column (vertex 0's, not a
+     * neighbour of u): the rows of u no longer alike, every entry of that
+     * row is in A but not where the 3 x 3 blocks put it */
+    const size_t u = fix_vid(3, 2, 2, 2);
+    feint_csr P;
+    pat_insert(&f.A, 3 * u + 1, 0, &P);
+    char w2[96];
+    snprintf(w2, sizeof w2, "%s elasticity with an extra entry (%zu, 0)",
+             feint_element_name(el), 3 * u + 1);
+    check_refused(w2, &f, &P);
+    pat_free(&P);
+  }
 
   feint_mesh small;
   feint_csr S, P;
