@@ -11,8 +11,10 @@
  *                            8 N written, is reported apart (bytes_zeroing),
  *                            and the re-reads of y entries the scatter makes
  *                            hit cache at best
- *  RECOMPUTE      4 N_S E    connectivity, read once (colouring: a copy in
- *                            colour order, so no separate colour order)
+ *  RECOMPUTE      4 N_S E    connectivity, read once in mesh order (host:
+ *                            chunks of consecutive elements; device
+ *                            colouring: a copy in colour order), so no
+ *                            separate colour order
  *                 24 V       coordinates, once per vertex
  *                 8 C E      coefficients that enter A^e: conv-diff C = 20,
  *                            elasticity C = 2 + 3 N_Q (the variants read the
@@ -20,7 +22,8 @@
  *  PRECOMPUTED    4 N_S E    connectivity copied in visiting order
  *                 8 K E      A^e packed: K = N_D (N_D + 1) / 2 (symmetric
  *                            problems) or N_D^2 (conv-diff); the padding of
- *                            each colour to whole blocks is not counted
+ *                            each run (host chunk, device colour) to whole
+ *                            blocks is not counted
  *  ASSEMBLED      8 (N + 1) + 12 nnz   row offsets, columns and values
  *
  * Per-quadrature-point geometric factors (the other PRECOMPUTED layout of

@@ -15,7 +15,8 @@
  *    operator's variant is the assembled form's (qss_geo_generic); another
  *    variant's entries differ by round-off, each within the fixture's bound
  *    of the reference, so then twice that bound;
- *  - colouring is bitwise reproducible (two applies, 1 and 2 threads);
+ *  - colouring is bitwise reproducible (two applies, 1 and 2 threads), also
+ *    on meshes of many host chunks with a short last one;
  *  - info (symmetric = 0 for conv-diff, form, strategy), device pointers,
  *    and the refusal, by name, of the per-point problems (poisson_kappa,
  *    elasticity_qp), which the mesh paths do not integrate. */
@@ -138,9 +139,9 @@ static int compare_two(const opfix *f, const char *what, const double *v, const 
   return bad;
 }
 
-static void check_case(feint_element el, feint_problem pb, feint_perturb pt) {
+static void check_case(feint_element el, feint_problem pb, feint_perturb pt, size_t cells) {
   opfix f;
-  if (!opfix_setup_pt(&f, el, pb, 3, pt)) {
+  if (!opfix_setup_pt(&f, el, pb, cells, pt)) {
     TEST_FAIL("setup of %s/%s failed: %s", feint_element_name(el), feint_problem_name(pb),
               feint_last_error());
     return;
@@ -307,10 +308,17 @@ int main(void) {
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (int pb = 0; pb <= FEINT_ELASTICITY; pb++)
       check_case((feint_element)el, (feint_problem)pb,
-                 el == FEINT_TET4 ? FEINT_PERTURB_GENERAL : FEINT_PERTURB_AFFINE);
+                 el == FEINT_TET4 ? FEINT_PERTURB_GENERAL : FEINT_PERTURB_AFFINE, 3);
   /* hexahedra that are not parallelepipeds: QPOINT's factor per point (an
    * affine box mesh stores one per cell), the generic variants */
-  check_case(FEINT_HEX8, FEINT_POISSON, FEINT_PERTURB_GENERAL);
+  check_case(FEINT_HEX8, FEINT_POISSON, FEINT_PERTURB_GENERAL, 3);
+  /* meshes of many host chunks (feint_assembly_chunks: at least 16 blocks
+   * each), the last one short and ending inside a block: 1296 tets, 432
+   * prisms, 1331 hexahedra */
+  check_case(FEINT_TET4, FEINT_POISSON, FEINT_PERTURB_GENERAL, 6);
+  check_case(FEINT_TET4, FEINT_CONVDIFF, FEINT_PERTURB_GENERAL, 6);
+  check_case(FEINT_PRISM6, FEINT_ELASTICITY, FEINT_PERTURB_AFFINE, 6);
+  check_case(FEINT_HEX8, FEINT_POISSON, FEINT_PERTURB_GENERAL, 11);
   check_refused(FEINT_POISSON_KAPPA);
   check_refused(FEINT_ELASTICITY_QP);
   return test_failures != 0;

@@ -12,11 +12,17 @@
  * connectivity into a blocked buffer (no geometry array exists), the
  * variant's element function lane-parallel (omp simd) into a block buffer
  * A[nd * nd][B] that stays in L1, then x_e gathered (x[dof of row r of lane
- * l]), y_e = A^e x_e lane-parallel, and y_e added into y: colour by colour
- * with plain additions (no two elements of a colour share a vertex; the
- * threads split a colour's blocks, each entry gets its contributions in
- * colour order: bitwise reproducible for any thread count), or in mesh
- * order with `omp atomic update`.  The variant's b^e is computed and
+ * l]), y_e = A^e x_e lane-parallel, and y_e added into y.  The elements go
+ * in chunks of consecutive ones (feint_assembly_chunks), each run in order
+ * by one thread: chunk colour by chunk colour with plain additions (no two
+ * chunks of a colour share a vertex; each entry gets its contributions in
+ * colour order, then element order: bitwise reproducible for any thread
+ * count), or all chunks at once with `omp atomic update`.  A chunk's
+ * elements are neighbours in a locality-ordered mesh, so the coordinates,
+ * x and y entries they touch stay in cache while it runs, and the mesh's
+ * own connectivity is streamed in its order (element colouring instead
+ * jumped through the mesh; tet4 Poisson, one Zen 4 core: 11.4 -> 7.5 ns per
+ * element precomputed, 57.6 -> 21.1 recomputed).  The variant's b^e is computed and
  * dropped (the variants compute A^e and b^e together; for Poisson b^e costs
  * N_Q N_S multiply-adds of the element's ~100-1000 flops).
  *
@@ -31,12 +37,11 @@
 #include "kernel/gather.h"
 #include "operator/op_kernel.h"
 
-/* Block [i0, i0 + nvalid) of elements (element i: order[i], or i if order
- * is NULL); lanes past nvalid repeat lane 0's element and are dropped. */
+/* Block [i0, i0 + nvalid) of elements; lanes past nvalid repeat lane 0's
+ * element and are dropped. */
 FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *ka, const int et,
                                                     const int pb, const int atomic,
-                                                    const size_t i0, const int nvalid,
-                                                    const uint32_t *order) {
+                                                    const size_t i0, const int nvalid) {
   const int ns = feint_elem_nodes(et);
   const int nd = feint_problem_dofs(et, pb), nc = feint_problem_comps(pb);
   const uint32_t *conn = ka->conn;
@@ -48,8 +53,7 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
   double xe[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   double ye[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   size_t elem[FEINT_B];
-  for (int l = 0; l < FEINT_B; l++) elem[l] = order ? order[i0 + (l < nvalid ? l : 0)]
-                                                    : i0 + (size_t)(l < nvalid ? l : 0);
+  for (int l = 0; l < FEINT_B; l++) elem[l] = i0 + (size_t)(l < nvalid ? l : 0);
   feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, elem, geo, coef);
   for (int l = 0; l < FEINT_B; l++)
     feint_gather_dofs(et, pb, conn + elem[l] * (size_t)ns, ka->x, xe + l, FEINT_B);
@@ -79,28 +83,31 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
   }
 }
 
-/* One case inside the enclosing parallel region (literal et, pb). */
+/* One case inside the enclosing parallel region (literal et, pb), as
+ * kernel/driver_mesh.h's: chunks of ka->chunk_len consecutive elements, each
+ * run in order by one thread; colouring runs the chunk colours one after
+ * another (the implicit barrier of each `omp for` separates them), atomics
+ * every chunk at once. */
 FEINT_INLINE void FEINT_VFN(feint_op_case_, _host)(const feint_op_kernel_args *ka, const int et,
                                                    const int pb) {
-  if (!ka->atomic) {
-    for (size_t c = 0; c < ka->num_colours; c++) {
-      const size_t lo = ka->colour_ptr[c], hi = ka->colour_ptr[c + 1];
-      const size_t num_blk = (hi - lo + FEINT_B - 1) / FEINT_B;
-      FEINT_OMP(for schedule(static))
-      for (size_t blk = 0; blk < num_blk; blk++) {
-        const size_t i0 = lo + blk * FEINT_B;
-        const int nvalid = hi - i0 < FEINT_B ? (int)(hi - i0) : FEINT_B;
-        FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 0, i0, nvalid, ka->elem_order);
+  const int coloured = !ka->atomic;
+  const size_t ne = ka->num_elem, len = ka->chunk_len;
+  const size_t parts = coloured ? ka->num_chunk_colours : 1;
+  for (size_t c = 0; c < parts; c++) {
+    const size_t lo = coloured ? ka->chunk_colour_ptr[c] : 0;
+    const size_t hi = coloured ? ka->chunk_colour_ptr[c + 1] : (ne + len - 1) / len;
+    FEINT_OMP(for schedule(static))
+    for (size_t k = lo; k < hi; k++) {
+      const size_t e0 = (coloured ? (size_t)ka->chunk_order[k] : k) * len;
+      const size_t e1 = ne - e0 < len ? ne : e0 + len;
+      for (size_t i0 = e0; i0 < e1; i0 += FEINT_B) {
+        const int nvalid = e1 - i0 < FEINT_B ? (int)(e1 - i0) : FEINT_B;
+        if (coloured)
+          FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 0, i0, nvalid);
+        else
+          FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 1, i0, nvalid);
       }
     }
-    return;
-  }
-  const size_t n = ka->num_elem, num_blk = (n + FEINT_B - 1) / FEINT_B;
-  FEINT_OMP(for schedule(static))
-  for (size_t blk = 0; blk < num_blk; blk++) {
-    const size_t i0 = blk * FEINT_B;
-    const int nvalid = n - i0 < FEINT_B ? (int)(n - i0) : FEINT_B;
-    FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 1, i0, nvalid, NULL);
   }
 }
 
@@ -149,29 +156,27 @@ FEINT_INLINE void FEINT_VFN(feint_op_elem_, _device)(const int et, const int pb,
   }
 }
 
-/* Elements [lo, hi) of one case (element i: order[i], or i), one per thread. */
-#define FEINT_OP_DEVICE_LOOP(ET, PB, ATOMIC, lo, hi, order)                                     \
+/* Elements [lo, hi) of one case, one per thread. */
+#define FEINT_OP_DEVICE_LOOP(ET, PB, ATOMIC, lo, hi)                                            \
   do {                                                                                          \
     const size_t cnt_ = (hi) - (lo), lo_ = (lo);                                                \
-    const uint32_t *ord_ = (order);                                                             \
     const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                         \
     int nt_ = (cnt_ + ts_ - 1) / ts_ < (1u << 30) ? (int)((cnt_ + ts_ - 1) / ts_) : 1 << 30;    \
     if (nt_ < 1) nt_ = 1;                                                                       \
     if (host_fallback) nt_ = fallback_teams;                                                    \
     FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)         \
                  thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                  \
-                 is_device_ptr(coords, conn, coeffs, x, y, ord_))                               \
+                 is_device_ptr(coords, conn, coeffs, x, y))                                     \
     for (size_t i = 0; i < cnt_; i++)                                                           \
-      FEINT_VFN(feint_op_elem_, _device)(FEINT_##ET, FEINT_##PB, ATOMIC,                        \
-                                         ord_ ? ord_[lo_ + i] : lo_ + i, lin, coords, conn,    \
-                                         coeffs, x, y);                                         \
+      FEINT_VFN(feint_op_elem_, _device)(FEINT_##ET, FEINT_##PB, ATOMIC, lo_ + i, lin, coords, \
+                                         conn, coeffs, x, y);                                   \
   } while (0)
 
 void FEINT_VFN(feint_variant_, _op_device)(const feint_op_kernel_args *ka, int device,
                                            int host_fallback) {
   /* plain locals: the target regions capture these, never ka (a host pointer) */
   const double *coords = ka->coords, *coeffs = ka->coeffs, *x = ka->x;
-  const uint32_t *conn = ka->conn, *order = ka->elem_order;
+  const uint32_t *conn = ka->conn;
   double *y = ka->y;
   const size_t n = ka->num_elem, num_colours = ka->num_colours;
   const size_t *colour_ptr = ka->colour_ptr;
@@ -181,10 +186,10 @@ void FEINT_VFN(feint_variant_, _op_device)(const feint_op_kernel_args *ka, int d
 #define FEINT_OP_DEVICE_CASE(ET, PB)                                                      \
   if (ka->element == FEINT_##ET && ka->problem == FEINT_##PB) {                           \
     if (atomic) {                                                                         \
-      FEINT_OP_DEVICE_LOOP(ET, PB, 1, (size_t)0, n, NULL);                                \
+      FEINT_OP_DEVICE_LOOP(ET, PB, 1, (size_t)0, n);                                      \
     } else {                                                                              \
       for (size_t c_ = 0; c_ < num_colours; c_++)                                         \
-        FEINT_OP_DEVICE_LOOP(ET, PB, 0, colour_ptr[c_], colour_ptr[c_ + 1], order);       \
+        FEINT_OP_DEVICE_LOOP(ET, PB, 0, colour_ptr[c_], colour_ptr[c_ + 1]);              \
     }                                                                                     \
   } else
   FEINT_OP_FOR_EACH_CASE(FEINT_OP_DEVICE_CASE) {}

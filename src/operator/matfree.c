@@ -4,13 +4,13 @@
  * RECOMPUTE: every application runs the variant's operator loop
  * (kernel/driver_operator.h): gather each element's vertex coordinates
  * through the connectivity, integrate A^e again (in registers / L1), add
- * A^e x_e into y.  Resident data: the coordinates (the mesh's own array on
- * the host, a copy on a device), the connectivity (atomics: the mesh's, in
- * mesh order; colouring: a copy in colour order, so that each colour is one
- * contiguous stream instead of a jump through the mesh per element: on one
- * core of the Zen 4 this took the tet4 Poisson apply from ~54 to ~23 ns per
- * element), the coefficients if they enter A^e (conv-diff, in the same
- * order; Poisson's f does not and is not read).
+ * A^e x_e into y.  Resident data: the coordinates and the connectivity (the
+ * mesh's own arrays on the host, which runs chunks of consecutive elements:
+ * see kernel/driver_operator.h; copies on a device, the connectivity in
+ * colour order with colouring, so that each colour is one contiguous stream
+ * instead of a jump through the mesh per element), the coefficients if
+ * they enter A^e (conv-diff, copied, in the same order; Poisson's f does
+ * not and is not read).
  *
  * PRECOMPUTED: A^e of every element computed once at create and streamed
  * at every application, packed: the upper triangle row by row (nd (nd+1)/2
@@ -32,8 +32,9 @@
  * factorisation against 136, so packed A^e stays the PRECOMPUTED layout; the
  * seed-003 comparison wants both); not done: factors for elasticity.
  * The data are stored in the order the application visits the elements:
- * "slots" grouped by colour (colouring) or in mesh order (atomics), each
- * group padded to whole blocks of FEINT_BLOCK_LEN slots, in the blocked
+ * "slots" in runs (host: chunks of consecutive elements, grouped by chunk
+ * colour with colouring; device: element colours, or the mesh with
+ * atomics), each run padded to whole blocks of FEINT_BLOCK_LEN slots, in the blocked
  * layout (entry k of slot s at [(s / B) B nk + k B + s % B]): the host loop
  * reads a block's entries as whole SIMD vectors, the device threads read
  * neighbouring addresses.  The connectivity is copied in slot order too
@@ -134,29 +135,31 @@ FEINT_INLINE void pre_block_host(const int et, const int pb, const int qp, const
 }
 
 /* One case inside the enclosing parallel region (literal et, pb: the
- * constants reach the outlined code, and the loops unroll): groups
- * (colours, or one group with atomics) of slots. */
+ * constants reach the outlined code, and the loops unroll): the groups
+ * (chunk colours, or one group with atomics) one after another, the runs
+ * (chunks) of a group shared among the threads, each in order by one. */
 FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const int pb,
                                 const int qp, const double *x, double *y) {
   const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS;
   for (size_t g = 0; g < op->num_groups; g++) {
-    const size_t lo = op->slot_ptr[g], cnt = op->group_count[g];
-    const size_t num_blk = (cnt + FEINT_B - 1) / FEINT_B;
     FEINT_OMP(for schedule(static))
-    for (size_t b = 0; b < num_blk; b++) {
-      const int nvalid = cnt - b * FEINT_B < FEINT_B ? (int)(cnt - b * FEINT_B) : FEINT_B;
-      if (atomic)
-        pre_block_host(et, pb, qp, 1, lo + b * FEINT_B, nvalid, op->slot_conn, op->elem_data,
-                       op->qp_off, x, y);
-      else
-        pre_block_host(et, pb, qp, 0, lo + b * FEINT_B, nvalid, op->slot_conn, op->elem_data,
-                       op->qp_off, x, y);
+    for (size_t r = op->run_ptr[g]; r < op->run_ptr[g + 1]; r++) {
+      const size_t s0 = op->run_slot[r], cnt = op->run_count[r];
+      for (size_t i = 0; i < cnt; i += FEINT_B) {
+        const int nvalid = cnt - i < FEINT_B ? (int)(cnt - i) : FEINT_B;
+        if (atomic)
+          pre_block_host(et, pb, qp, 1, s0 + i, nvalid, op->slot_conn, op->elem_data,
+                         op->qp_off, x, y);
+        else
+          pre_block_host(et, pb, qp, 0, s0 + i, nvalid, op->slot_conn, op->elem_data,
+                         op->qp_off, x, y);
+      }
     }
   }
 }
 
 #ifdef FEINT_OFFLOAD
-/* Device: one thread per slot of a group (slot s, lane s % B of its block). */
+/* Device: one thread per slot of a run (slot s, lane s % B of its block). */
 FEINT_DECLARE_TARGET_BEGIN
 FEINT_INLINE void pre_slot_device(const int et, const int pb, const int qp, const int atomic,
                                   const size_t s, const uint32_t *sconn, const double *data,
@@ -197,8 +200,8 @@ FEINT_DECLARE_TARGET_END
 
 #define PRE_DEVICE_CASE(ET, PB, QP)                                                            \
   if (et == FEINT_##ET && pb == FEINT_##PB && qp == QP) {                                      \
-    for (size_t g = 0; g < op->num_groups; g++) {                                              \
-      const size_t lo = op->slot_ptr[g], cnt = op->group_count[g];                             \
+    for (size_t r = 0; r < op->num_runs; r++) {                                                \
+      const size_t lo = op->run_slot[r], cnt = op->run_count[r];                               \
       int nt = (int)((cnt + 127) / 128);                                                       \
       if (nt < 1) nt = 1;                                                                      \
       if (op->host_fallback) nt = fallback_teams;                                              \
@@ -336,33 +339,60 @@ static feint_status qpoint_data(feint_operator *op, const uint32_t *order, uint3
   return st;
 }
 
-/* Groups of slots: the colours (colouring) or one group (atomics); each
- * padded to whole blocks.  Fills num_groups, group_count, slot_ptr, and
- * returns in *order (host, malloc'd) the element of each slot. */
+/* The runs of slots (operator_internal.h), each padded to whole blocks:
+ * host: the chunks, grouped by chunk colour (colouring) or all in one group
+ * (atomics); device: the element colours (a group of one run each), or one
+ * run of the whole mesh (atomics).  Fills num_groups, run_ptr, num_runs,
+ * run_slot, run_count, num_slots, and returns in *order (host, malloc'd) the
+ * element of each slot (padding slots: the run's first element). */
+/* Run r's first element: of the colour order (device colouring; gptr the
+ * element colours) or of the mesh (gord the chunks by colour, or NULL). */
+static size_t run_first(const feint_operator *op, const size_t *gptr, const uint32_t *gord,
+                        size_t r) {
+  if (op->run_device) return gptr ? gptr[r] : 0;
+  return (gord ? (size_t)gord[r] : r) * op->chunk_len;
+}
+
 static feint_status make_slots(feint_operator *op, uint32_t **order) {
-  const size_t ne = op->num_elem, B = FEINT_BLOCK_LEN;
-  size_t ng = 1;
-  const size_t *cptr = NULL;
-  const uint32_t *eorder = NULL;
-  if (op->strategy == FEINT_ASSEMBLE_COLOURING)
-    FEINT_CALL(feint_assembly_colouring(op->plan, &ng, &cptr, &eorder));
-  op->num_groups = ng;
-  op->group_count = malloc(ng * sizeof(size_t));
-  op->slot_ptr = malloc((ng + 1) * sizeof(size_t));
-  FEINT_CHECK(op->group_count && op->slot_ptr, FEINT_ERR_ALLOC, "cannot allocate %zu groups", ng);
-  op->slot_ptr[0] = 0;
-  for (size_t g = 0; g < ng; g++) {
-    op->group_count[g] = cptr ? cptr[g + 1] - cptr[g] : ne;
-    op->slot_ptr[g + 1] = op->slot_ptr[g] + (op->group_count[g] + B - 1) / B * B;
+  const size_t ne = op->num_elem, B = FEINT_BLOCK_LEN, len = op->chunk_len;
+  const int coloured = op->strategy == FEINT_ASSEMBLE_COLOURING;
+  size_t ng = 1, nr = 1;
+  const size_t *gptr = NULL;  /* host: chunk colours; device: element colours */
+  const uint32_t *gord = NULL; /* host: chunks by colour; device: elements by colour */
+  if (op->run_device && coloured) {
+    FEINT_CALL(feint_assembly_colouring(op->plan, &ng, &gptr, &gord));
+    nr = ng;
+  } else if (!op->run_device) {
+    if (coloured)
+      FEINT_CALL(feint_assembly_chunks(op->plan, NULL, &ng, &gptr, &gord));
+    nr = coloured ? gptr[ng] : (ne + len - 1) / len;
   }
-  op->num_slots = op->slot_ptr[ng];
+  op->num_groups = ng, op->num_runs = nr;
+  op->run_ptr = malloc((ng + 1) * sizeof(size_t));
+  op->run_slot = malloc((nr + 1) * sizeof(size_t));
+  op->run_count = malloc(nr * sizeof(size_t));
+  FEINT_CHECK(op->run_ptr && op->run_slot && op->run_count, FEINT_ERR_ALLOC,
+              "cannot allocate %zu runs", nr);
+  for (size_t g = 0; g <= ng; g++)
+    op->run_ptr[g] = op->run_device ? g : coloured ? gptr[g] : g * nr;
+  op->run_slot[0] = 0;
+  for (size_t r = 0; r < nr; r++) {
+    const size_t first = run_first(op, gptr, gord, r);
+    const size_t cnt = !op->run_device ? (ne - first < len ? ne - first : len)
+                       : gptr            ? gptr[r + 1] - gptr[r]
+                                         : ne;
+    op->run_count[r] = cnt;
+    op->run_slot[r + 1] = op->run_slot[r] + (cnt + B - 1) / B * B;
+  }
+  op->num_slots = op->run_slot[nr];
   *order = malloc(op->num_slots * sizeof(uint32_t));
   FEINT_CHECK(*order != NULL, FEINT_ERR_ALLOC, "cannot allocate %zu slots", op->num_slots);
-  for (size_t g = 0; g < ng; g++) {
-    const size_t lo = op->slot_ptr[g], cnt = op->group_count[g];
-    for (size_t i = 0; i < op->slot_ptr[g + 1] - lo; i++) {
-      const size_t k = i < cnt ? i : 0; /* padding slots: the group's first element */
-      (*order)[lo + i] = cptr ? eorder[cptr[g] + k] : (uint32_t)k;
+  for (size_t r = 0; r < nr; r++) {
+    const size_t first = run_first(op, gptr, gord, r);
+    const size_t lo = op->run_slot[r], cnt = op->run_count[r];
+    for (size_t i = 0; i < op->run_slot[r + 1] - lo; i++) {
+      const size_t k = first + (i < cnt ? i : 0);
+      (*order)[lo + i] = op->run_device && coloured ? gord[k] : (uint32_t)k;
     }
   }
   return FEINT_SUCCESS;
@@ -395,6 +425,11 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
               feint_element_name(op->desc.element), feint_problem_name(op->desc.problem));
   if (op->plan == NULL && op->strategy == FEINT_ASSEMBLE_COLOURING)
     FEINT_CALL(feint_assembly_create(mesh, &op->plan));
+  if (op->plan != NULL)
+    FEINT_CALL(feint_assembly_chunks(op->plan, &op->chunk_len, &op->num_chunk_colours,
+                                     &op->chunk_colour_ptr, &op->chunk_order));
+  else
+    op->chunk_len = feint_asm_chunk_len(ne);
   if (op->form == FEINT_OPERATOR_RECOMPUTE) {
     const int need_coef = op->desc.problem != FEINT_POISSON;
     size_t cs_nat;
@@ -406,7 +441,7 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
       op->coords = mesh->coords;
       op->data_bytes += op->num_vertices * 3 * sizeof(double);
     }
-    if (op->plan == NULL) { /* atomics: the mesh's order */
+    if (!op->run_device || op->plan == NULL) { /* host, device atomics: the mesh's order */
       if (op->run_device)
         FEINT_CALL(feint_op_upload(op, mesh->conn, ne * ns * sizeof(uint32_t), (void **)&op->conn));
       else
@@ -415,11 +450,11 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
         FEINT_CALL(feint_op_upload(op, coeffs, coeff_len * sizeof(double), (void **)&op->coeffs));
       return FEINT_SUCCESS;
     }
-    /* colouring: the connectivity (and coefficients, natural layout) copied in
-     * colour order, so that a colour's elements are read as one stream */
+    /* device colouring: the connectivity (and coefficients, natural layout)
+     * copied in colour order, so that a colour's elements are read as one
+     * stream */
     const uint32_t *eorder;
-    FEINT_CALL(feint_assembly_colouring(op->plan, &op->num_groups, &op->colour_ptr, &eorder));
-    op->elem_order = NULL; /* positions are elements: conn is in colour order */
+    FEINT_CALL(feint_assembly_colouring(op->plan, &op->num_colours, &op->colour_ptr, &eorder));
     uint32_t *pconn = malloc(ne * ns * sizeof(uint32_t));
     double *pcoef = need_coef ? malloc(ne * cs_nat * sizeof(double)) : NULL;
     feint_status st = FEINT_SUCCESS;
@@ -482,22 +517,28 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
 void feint_op_matfree_apply(const feint_operator *op, const double *x, double *y) {
   const size_t n = op->num_dofs;
   const int et = op->desc.element, pb = op->desc.problem;
-  /* RECOMPUTE with colouring: conn and coeffs copied in colour order (natural) */
-  const int coloured_copy = op->form == FEINT_OPERATOR_RECOMPUTE && op->plan != NULL;
-  feint_op_kernel_args ka = {et,
-                             pb,
-                             coloured_copy ? FEINT_LAYOUT_NATURAL : (int)op->desc.layout_in,
-                             op->strategy == FEINT_ASSEMBLE_ATOMICS,
-                             op->num_elem,
-                             n,
-                             op->coords,
-                             op->conn,
-                             op->coeffs,
-                             x,
-                             y,
-                             NULL,
-                             op->colour_ptr,
-                             op->num_groups};
+  /* RECOMPUTE with colouring on a device: conn and coeffs copied in colour
+   * order (natural) */
+  const int coloured_copy =
+      op->run_device && op->form == FEINT_OPERATOR_RECOMPUTE && op->plan != NULL;
+  const feint_op_kernel_args ka = {
+      .element = et,
+      .problem = pb,
+      .layout_in = coloured_copy ? FEINT_LAYOUT_NATURAL : (int)op->desc.layout_in,
+      .atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS,
+      .num_elem = op->num_elem,
+      .num_dofs = n,
+      .coords = op->coords,
+      .conn = op->conn,
+      .coeffs = op->coeffs,
+      .x = x,
+      .y = y,
+      .chunk_len = op->chunk_len,
+      .chunk_order = op->chunk_order,
+      .chunk_colour_ptr = op->chunk_colour_ptr,
+      .num_chunk_colours = op->num_chunk_colours,
+      .colour_ptr = op->colour_ptr,
+      .num_colours = op->num_colours};
   if (!op->run_device) {
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) y[i] = 0.0;
@@ -532,18 +573,17 @@ void feint_op_matfree_apply(const feint_operator *op, const double *x, double *y
 }
 
 void feint_op_matfree_destroy(feint_operator *op) {
+  /* on a device the operator's own copies; on the host the mesh's arrays */
   if (op->run_device) feint_op_free(op, (void *)op->coords);
-  /* the operator's own copy on a device, or in colour order (RECOMPUTE with
-   * colouring); the mesh's own array otherwise */
-  if (op->run_device || (op->form == FEINT_OPERATOR_RECOMPUTE && op->plan != NULL))
-    feint_op_free(op, (void *)op->conn);
+  if (op->run_device) feint_op_free(op, (void *)op->conn);
   feint_op_free(op, op->coeffs);
   feint_op_free(op, op->slot_conn);
   feint_op_free(op, op->elem_data);
   feint_op_free(op, op->qp_off);
-  free(op->group_count);
-  free(op->slot_ptr);
+  free(op->run_ptr);
+  free(op->run_slot);
+  free(op->run_count);
   op->coords = NULL, op->conn = NULL, op->coeffs = NULL;
   op->slot_conn = NULL, op->elem_data = NULL, op->qp_off = NULL;
-  op->group_count = NULL, op->slot_ptr = NULL;
+  op->run_ptr = NULL, op->run_slot = NULL, op->run_count = NULL;
 }

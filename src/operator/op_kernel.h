@@ -22,11 +22,12 @@
 
 /* y += A x over the elements of a mesh, A^e recomputed (RECOMPUTE) or read
  * from per-element data (PRECOMPUTED).  Every array lives in the memory of
- * the run (host, or the device of a device call) except colour_ptr (host). */
+ * the run (host, or the device of a device call) except colour_ptr (host;
+ * the chunk arrays are read by the host loop only). */
 typedef struct {
   int element, problem; /* feint_element, feint_problem */
   int layout_in;        /* coeffs (RECOMPUTE) */
-  int atomic;           /* 1: atomic additions, elements in mesh order; 0: colour by colour */
+  int atomic;           /* 1: atomic additions; 0: colour by colour, plain additions */
   size_t num_elem, num_dofs;
   const double *coords; /* [num_vertices][3] */
   const uint32_t *conn; /* [num_elem][N_S] */
@@ -34,8 +35,18 @@ typedef struct {
                            enter A^e, such as Poisson's load f, are not read) */
   const double *x;      /* [num_dofs] */
   double *y;            /* [num_dofs], accumulated into */
-  const uint32_t *elem_order; /* colouring: elements by colour */
-  const size_t *colour_ptr;   /* colouring: [num_colours + 1] (host) */
+  /* host: elements in chunks of chunk_len consecutive ones (feint_assembly_chunks),
+   * each chunk run in order by one thread; colouring: chunk colour after chunk
+   * colour, colour c the chunks chunk_order[chunk_colour_ptr[c] ..]; atomics:
+   * every chunk at once */
+  size_t chunk_len;
+  const uint32_t *chunk_order;
+  const size_t *chunk_colour_ptr; /* [num_chunk_colours + 1] */
+  size_t num_chunk_colours;
+  /* device, colouring: element colour after element colour, colour c the
+   * elements [colour_ptr[c], colour_ptr[c + 1]) (conn and coeffs are copied
+   * in colour order) */
+  const size_t *colour_ptr;   /* [num_colours + 1] (host) */
   size_t num_colours;
 } feint_op_kernel_args;
 

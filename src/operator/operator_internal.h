@@ -61,11 +61,26 @@ struct feint_operator {
   const double *coords;      /* run space: mesh coordinates (device copy, or the mesh's) */
   const uint32_t *conn;      /* run space: connectivity (device copy, or the mesh's) */
   feint_assembly *plan;      /* colouring (host) */
-  const uint32_t *elem_order; /* RECOMPUTE, colouring: run-space colour order */
-  const size_t *colour_ptr;  /* RECOMPUTE, colouring: the plan's (host) */
-  size_t num_groups;         /* colours (colouring) or 1 (atomics; RECOMPUTE: unused) */
-  size_t *group_count;       /* PRECOMPUTED: [num_groups] elements per group */
-  size_t *slot_ptr;          /* PRECOMPUTED: [num_groups + 1] first slot of each group */
+  /* host: chunks of chunk_len consecutive elements, each run in order by one
+   * thread; colouring: the plan's chunk colours (feint_assembly_chunks) */
+  size_t chunk_len;
+  size_t num_chunk_colours;
+  const size_t *chunk_colour_ptr;
+  const uint32_t *chunk_order;
+  /* device, RECOMPUTE, colouring: the plan's element colours (host), conn and
+   * coeffs copied in colour order */
+  size_t num_colours;
+  const size_t *colour_ptr;
+  /* PRECOMPUTED, QPOINT: the slots form runs, each padded to whole blocks
+   * of FEINT_BLOCK_LEN slots; a run is one chunk on the host (run in order
+   * by one thread), one element colour or the whole mesh (atomics) on a
+   * device (one kernel).  Groups of runs go one after another (the colours;
+   * one group with atomics), the runs of a group concurrently. */
+  size_t num_groups;
+  size_t *run_ptr;           /* [num_groups + 1] first run of each group */
+  size_t num_runs;
+  size_t *run_slot;          /* [num_runs + 1] first slot of each run */
+  size_t *run_count;         /* [num_runs] elements of each run */
   size_t num_slots;
   uint32_t *slot_conn;       /* PRECOMPUTED, run space: [num_slots][N_S] */
   double *elem_data;         /* PRECOMPUTED, run space: packed A^e, blocked by slot;
