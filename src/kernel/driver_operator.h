@@ -21,8 +21,8 @@
  * elements are neighbours in a locality-ordered mesh, so the coordinates,
  * x and y entries they touch stay in cache while it runs, and the mesh's
  * own connectivity is streamed in its order (element colouring instead
- * jumped through the mesh; tet4 Poisson, one Zen 4 core: 11.4 -> 7.5 ns per
- * element precomputed, 57.6 -> 21.1 recomputed).  The variant's b^e is computed and
+ * jumped through the mesh; tet4 Poisson, one Zen 1 core, 4 M elements: 16.0
+ * -> 9.9 ns per element precomputed, 44.6 -> 31.1 recomputed).  The variant's b^e is computed and
  * dropped (the variants compute A^e and b^e together; for Poisson b^e costs
  * N_Q N_S multiply-adds of the element's ~100-1000 flops).
  *
