@@ -160,10 +160,8 @@ FEINT_INLINE void FEINT_VFN(feint_op_elem_, _device)(const int et, const int pb,
 #define FEINT_OP_DEVICE_LOOP(ET, PB, ATOMIC, lo, hi)                                            \
   do {                                                                                          \
     const size_t cnt_ = (hi) - (lo), lo_ = (lo);                                                \
-    const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                         \
-    int nt_ = (cnt_ + ts_ - 1) / ts_ < (1u << 30) ? (int)((cnt_ + ts_ - 1) / ts_) : 1 << 30;    \
-    if (nt_ < 1) nt_ = 1;                                                                       \
-    if (host_fallback) nt_ = fallback_teams;                                                    \
+    const int nt_ = feint_gpu_num_teams(cnt_, FEINT_GPU_TEAM_SIZE_##ET##_##PB, host_fallback,   \
+                                        fallback_teams);                                        \
     FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)         \
                  thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                  \
                  is_device_ptr(coords, conn, coeffs, x, y))                                     \

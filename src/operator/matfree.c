@@ -47,6 +47,8 @@
 
 #ifdef FEINT_OFFLOAD
 #include <omp.h>
+
+#include "kernel/gpu_tuning.h"
 #endif
 
 #include "kernel/block_io.h"
@@ -198,15 +200,17 @@ FEINT_INLINE void pre_slot_device(const int et, const int pb, const int qp, cons
 }
 FEINT_DECLARE_TARGET_END
 
+/* Threads per team of the PRECOMPUTED and QPOINT loops (not tuned yet). */
+#define PRE_TEAM_SIZE 128
+
 #define PRE_DEVICE_CASE(ET, PB, QP)                                                            \
   if (et == FEINT_##ET && pb == FEINT_##PB && qp == QP) {                                      \
     for (size_t r = 0; r < op->num_runs; r++) {                                                \
       const size_t lo = op->run_slot[r], cnt = op->run_count[r];                               \
-      int nt = (int)((cnt + 127) / 128);                                                       \
-      if (nt < 1) nt = 1;                                                                      \
-      if (op->host_fallback) nt = fallback_teams;                                              \
+      const int nt = feint_gpu_num_teams(cnt, PRE_TEAM_SIZE, op->host_fallback,               \
+                                         fallback_teams);                                      \
       FEINT_PRAGMA(omp target teams distribute parallel for device(dev) num_teams(nt)          \
-                   thread_limit(128) is_device_ptr(sconn, data, qp_off, x, y))                 \
+                   thread_limit(PRE_TEAM_SIZE) is_device_ptr(sconn, data, qp_off, x, y))       \
       for (size_t i = 0; i < cnt; i++)                                                         \
         pre_slot_device(FEINT_##ET, FEINT_##PB, QP, atomic, lo + i, sconn, data, qp_off, x,    \
                         y);                                                                    \
@@ -230,6 +234,7 @@ static void pre_device(const feint_operator *op, const double *x, double *y) {
 #undef PRE_DEVICE_CASE_QPOINT
 }
 #undef PRE_DEVICE_CASE
+#undef PRE_TEAM_SIZE
 #endif
 
 /* ---- create / apply / destroy -------------------------------------------- */
