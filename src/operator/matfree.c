@@ -368,8 +368,8 @@ static feint_status make_slots(feint_operator *op, uint32_t **order) {
     FEINT_CALL(feint_assembly_colouring(op->plan, &ng, &gptr, &gord));
     nr = ng;
   } else if (!op->run_device) {
-    if (coloured)
-      FEINT_CALL(feint_assembly_chunks(op->plan, NULL, &ng, &gptr, &gord));
+    if (coloured) /* the plan's chunk colours, taken at create */
+      ng = op->num_chunk_colours, gptr = op->chunk_colour_ptr, gord = op->chunk_order;
     nr = coloured ? gptr[ng] : (ne + len - 1) / len;
   }
   op->num_groups = ng, op->num_runs = nr;
