@@ -22,6 +22,16 @@ FEINT_INTERNAL feint_status feint_error_set(feint_status status, const char *fun
     __attribute__((format(printf, 5, 6)));
 FEINT_INTERNAL void feint_error_clear(void);
 
+/* This thread's share [*lo, *hi) of n items split into contiguous, nearly
+ * equal parts in thread order (as schedule(static)); inside a parallel
+ * region, or the whole range without OpenMP. */
+static inline void feint_thread_range(size_t n, int thread, int nthreads, size_t *lo,
+                                      size_t *hi) {
+  const size_t t = (size_t)thread, nt = (size_t)nthreads;
+  *lo = n / nt * t + (t < n % nt ? t : n % nt);
+  *hi = *lo + n / nt + (t < n % nt);
+}
+
 /* Boundary check that stays on in optimised builds: if cond is false, record
  * the message and return the status from the calling function. */
 #define FEINT_CHECK(cond, status, ...)                                              \

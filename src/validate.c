@@ -118,9 +118,7 @@ void feint_geometry_scan(int element, int layout, size_t num_elem, const double 
     const size_t num_blk = (num_elem + FEINT_BLOCK_LEN - 1) / FEINT_BLOCK_LEN;
     size_t lo = 0, hi = num_blk, d, a, r;
 #ifdef _OPENMP
-    const size_t nt = (size_t)omp_get_num_threads(), t = (size_t)omp_get_thread_num();
-    lo = num_blk / nt * t + (t < num_blk % nt ? t : num_blk % nt);
-    hi = lo + num_blk / nt + (t < num_blk % nt);
+    feint_thread_range(num_blk, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
 #endif
     if (element == FEINT_TET4)
       scan_range(FEINT_TET4, layout, lo, hi, num_elem, geometry, check_affine, &d, &a, &r);

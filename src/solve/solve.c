@@ -30,8 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef FEINT_OFFLOAD
+#ifdef _OPENMP
 #include <omp.h>
+#else
+static inline int omp_get_thread_num(void) { return 0; }
+static inline int omp_get_num_threads(void) { return 1; }
 #endif
 
 #include "solve/solve_internal.h"
@@ -119,18 +122,37 @@ typedef struct {
   double *part_host;   /* host copy */
 } solve_ctx;
 
-/* Host pass with sums: threads + SIMD, OpenMP reduction. */
+/* Host pass with sums: each thread takes a static share of the entries and
+ * reduces it with `omp simd` into locals, then the threads' sums meet in the
+ * parallel region's reduction.  Not `parallel for simd reduction`: in an
+ * offload build (-fopenmp-targets) at -O1, clang 19 left that loop's private
+ * reduction copies in memory (their addresses go to the runtime's reduction
+ * list, and the passes that store to r and p may alias them), vectorised the
+ * loop under the parallel-access metadata that `simd` puts on every access,
+ * and kept one lane's partial sum (||b||^2 came out half with SSE2; t901
+ * caught it).  Plain `parallel for` avoids that but does not vectorise the
+ * sums (+15-25% per CG iteration in cache, Zen 1). */
 #define HOST_SUM_PASS(fn)                                                                      \
   do {                                                                                         \
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                             \
-    _Pragma("omp parallel for simd schedule(static) reduction(+ : s0, s1, s2, s3)")            \
-    for (size_t i = 0; i < n; i++) {                                                           \
-      double t[NSUM] = {0.0, 0.0, 0.0, 0.0};                                                   \
-      fn(&v, i, t);                                                                            \
-      s0 += t[0];                                                                              \
-      s1 += t[1];                                                                              \
-      s2 += t[2];                                                                              \
-      s3 += t[3];                                                                              \
+    _Pragma("omp parallel reduction(+ : s0, s1, s2, s3)")                                      \
+    {                                                                                          \
+      size_t lo = 0, hi = n;                                                                   \
+      feint_thread_range(n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);           \
+      double l0 = 0.0, l1 = 0.0, l2 = 0.0, l3 = 0.0;                                           \
+      _Pragma("omp simd reduction(+ : l0, l1, l2, l3)")                                        \
+      for (size_t i = lo; i < hi; i++) {                                                       \
+        double t[NSUM] = {0.0, 0.0, 0.0, 0.0};                                                 \
+        fn(&v, i, t);                                                                          \
+        l0 += t[0];                                                                            \
+        l1 += t[1];                                                                            \
+        l2 += t[2];                                                                            \
+        l3 += t[3];                                                                            \
+      }                                                                                        \
+      s0 += l0;                                                                                \
+      s1 += l1;                                                                                \
+      s2 += l2;                                                                                \
+      s3 += l3;                                                                                \
     }                                                                                          \
     sums[0] = s0;                                                                              \
     sums[1] = s1;                                                                              \
