@@ -156,7 +156,11 @@ $(BENCH_SOLVE_BIN): bench/solve_bench.c $(BENCH_SUPPORT) perfmodel/perfmodel_cli
 # ---- the two commands of README.md -----------------------------------------
 # deps first (installs clang-19 & co. when root), then a fresh make so that the
 # toolchain is resolved again.
+# `make test` builds with one job per core (the six -O3 variant files take
+# ~5 min of a core each on a Zen 1) and then runs the tests one at a time.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 test: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(TEST_BINS) $(EXAMPLE_BINS) $(BINS)
 	@$(MAKE) --no-print-directory check
 
 # the tools are part of the suite: t004 runs perfmodel and feint_bench
