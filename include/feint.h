@@ -649,7 +649,14 @@ feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_
  * are released with feint_csr_destroy().  A host code may fill the struct
  * with its own arrays (owns_arrays = 0).  The arrays have the shapes PETSc's
  * MatCreateSeqAIJWithArrays and hypre's IJ interface take (row_ptr and
- * col_idx converted to PetscInt / HYPRE_BigInt where those differ). */
+ * col_idx converted to PetscInt / HYPRE_BigInt where those differ).
+ * Every function that takes a feint_csr first checks that its arrays are a
+ * matrix, in one pass over row_ptr and col_idx: row_ptr[0] = 0, row_ptr
+ * never decreases and ends at nnz, every column is in [0, num_cols); the
+ * assembly (feint_assemble, feint_assembly_map_create) also needs the
+ * columns of a row strictly ascending.  A violation returns
+ * FEINT_ERR_UNSUPPORTED naming the first bad row and entry, before anything
+ * is written. */
 typedef struct {
   size_t num_rows, num_cols, nnz;
   int64_t *row_ptr;
@@ -726,7 +733,11 @@ typedef struct feint_assembly feint_assembly;
 
 /* Build the assembly state of a mesh (the mesh is checked: connectivity
  * indices in range, no repeated vertex in an element; mesh->num_elem must
- * be below 2^32).  The mesh must not change before the state is destroyed. */
+ * be below 2^32).  The mesh must not change before the state is destroyed:
+ * feint_assemble compares a fingerprint of the elements' vertex sets,
+ * taken here, in one pass at every call, and refuses a plan of another
+ * connectivity (reordering the nodes within an element, as
+ * feint_mesh_orient does, keeps the plan valid). */
 feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan);
 feint_status feint_assembly_destroy(feint_assembly *plan);
 
@@ -760,7 +771,9 @@ feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len
  *            vertex blocks, the three rows of a vertex alike).
  *  b       : [N_C num_vertices].
  * Errors as feint_integrate_mesh, plus FEINT_ERR_UNSUPPORTED for a plan or
- * pattern of another mesh (sizes differ), and FEINT_ERR_UNSUPPORTED if A
+ * pattern of another mesh (sizes differ; for the plan also a connectivity
+ * of the same sizes, by fingerprint), for arrays of A that are not a
+ * matrix with ascending columns (see feint_csr), and FEINT_ERR_UNSUPPORTED if A
  * lacks an entry that an element adds into (a pattern from another tool,
  * or of another mesh of the same size; with N_C = 3 also an entry held
  * elsewhere than the full 3 x 3 block of its vertex puts it): the message
@@ -804,7 +817,9 @@ feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *byt
  * the same order as the search path's, so A and b are bitwise the same.
  * FEINT_ERR_UNSUPPORTED if map was made for another mesh or pattern
  * (element type, num_elem, num_vertices, dofs per vertex, num_rows or nnz
- * differ). */
+ * differ, or, with the same sizes, the connectivity, row offsets or
+ * columns: a fingerprint of those arrays, taken at create, is compared in
+ * one pass at every call). */
 feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
                                    feint_assemble_strategy strategy, const feint_mesh *mesh,
                                    const feint_assembly *plan, const feint_assembly_map *map,

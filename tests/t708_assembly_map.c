@@ -166,11 +166,13 @@ static void check_errors(void) {
     free(H.row_ptr), free(H.col_idx);
   }
   {
-    /* an elasticity pattern whose row 3 * 2 + 1 has another column where
-     * vertex 2's block should be: not full 3 x 3 blocks */
+    /* an elasticity pattern whose row 3 * 2 + 1 ends with another column
+     * (3 (w + 1) instead of 3 w + 2, still ascending): vertex 2's rows are
+     * not alike, the block of its last neighbour w is not full */
     int32_t *ci = A3.col_idx;
-    const int64_t k = A3.row_ptr[7];
+    const int64_t k = A3.row_ptr[8] - 1;
     const int32_t keep = ci[k];
+    CHECK(keep % 3 == 2 && (size_t)keep + 1 < A3.num_cols, "row 7 does not end a vertex block");
     ci[k] = keep + 1;
     CHECK_STATUS(feint_assembly_map_create(&m, &A3, &bad), FEINT_ERR_UNSUPPORTED, "vertex 2");
     CHECK(bad == NULL, "map written on error");

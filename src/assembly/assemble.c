@@ -24,6 +24,7 @@ static const feint_mesh_variant_device_fn mesh_device[FEINT_VARIANT_COUNT] = {
 
 struct feint_assembly {
   size_t num_elem, num_vertices;
+  uint64_t conn_sets_fp; /* feint_asm_fingerprint_conn (sets) of the mesh at create */
   /* element colouring (device loops): */
   size_t num_colours;
   size_t *colour_ptr;   /* [num_colours + 1] */
@@ -282,6 +283,8 @@ feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan
   }
   p->num_elem = mesh->num_elem;
   p->num_vertices = mesh->num_vertices;
+  uint64_t ordered;
+  feint_asm_fingerprint_conn(mesh, &ordered, &p->conn_sets_fp);
   *plan = p;
   return FEINT_SUCCESS;
 }
@@ -392,11 +395,15 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
               "A is %zu x %zu with %d dofs per vertex; %s on this mesh needs %zu x %zu with %d",
               A->num_rows, A->num_cols, A->dofs_per_vertex, feint_problem_name(desc->problem),
               nd, nd, nc);
-  FEINT_CHECK(A->row_ptr[0] == 0 && (size_t)A->row_ptr[A->num_rows] == A->nnz,
-              FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
-              (long long)A->row_ptr[0], (long long)A->row_ptr[A->num_rows], A->nnz);
+  FEINT_CALL(feint_csr_check_pattern(A, 1));
   const int32_t *elem_map = NULL;
-  if (map != NULL) FEINT_CALL(feint_asm_map_check(map, mesh, A, &elem_map));
+  uint64_t conn_fp, conn_sets_fp;
+  feint_asm_fingerprint_conn(mesh, &conn_fp, &conn_sets_fp);
+  FEINT_CHECK(conn_sets_fp == plan->conn_sets_fp, FEINT_ERR_UNSUPPORTED,
+              "plan was made for another connectivity of the same sizes (the fingerprints of "
+              "the elements' vertex sets differ): its colours could put two elements that share "
+              "a vertex side by side; make it again with feint_assembly_create");
+  if (map != NULL) FEINT_CALL(feint_asm_map_check(map, mesh, conn_fp, A, &elem_map));
   FEINT_CALL(check_elements(desc, mesh, coeffs));
   const size_t nnz = A->nnz, nrows = A->num_rows;
   double *values = A->values;

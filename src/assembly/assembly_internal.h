@@ -24,11 +24,28 @@ FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int de
                                                      unsigned flags, const char *prefix,
                                                      int *run_device, int *host_fallback);
 
+/* Fingerprints of a mesh's connectivity and of a pattern's row offsets and
+ * columns: the wrapping sum of one hashed term per entry (its array, index
+ * and value), so threads add in any order and the result does not depend
+ * on their number.  A plan and a map hold colours or positions that are
+ * right only for the arrays they were made from; the same sizes with other
+ * contents would race (colours) or put entries in other columns or past a
+ * short row's end (map).  One pass over the array each.  The connectivity
+ * has two: *ordered (each node's position counts: the map's) and *sets (an
+ * element's nodes in any order: the plan's, whose colours depend only on
+ * which vertices an element has, so reordering an element's nodes, as
+ * feint_mesh_orient does, keeps a plan valid). */
+FEINT_INTERNAL void feint_asm_fingerprint_conn(const feint_mesh *mesh, uint64_t *ordered,
+                                               uint64_t *sets);
+FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
+
 /* The offsets of a feint_assembly_map (assembly/map.c) after checking it
- * was made for this mesh and pattern (FEINT_ERR_UNSUPPORTED otherwise). */
+ * was made for this mesh and pattern: the sizes, the connectivity's
+ * ordered fingerprint (conn_fp, computed by the caller) and the pattern's
+ * (FEINT_ERR_UNSUPPORTED otherwise). */
 FEINT_INTERNAL feint_status feint_asm_map_check(const feint_assembly_map *map,
-                                                const feint_mesh *mesh, const feint_csr *A,
-                                                const int32_t **off);
+                                                const feint_mesh *mesh, uint64_t conn_fp,
+                                                const feint_csr *A, const int32_t **off);
 
 /* Offset of column col within row `row` of a CSR pattern whose rows have
  * ascending columns (binary search), or -1 if the row lacks it: "find
@@ -61,6 +78,15 @@ typedef struct {
 FEINT_INTERNAL feint_status feint_xfer_in(int device, feint_xfer *x, int n);
 /* Copy the copy_out arrays back to the host and free every device copy. */
 FEINT_INTERNAL feint_status feint_xfer_out(int device, feint_xfer *x, int n);
+
+/* The arrays of A describe a matrix: row_ptr runs from 0 to nnz without
+ * decreasing, every column lies in [0, num_cols) and, with sorted, the
+ * columns of a row ascend strictly (what the assembly's search and map
+ * need).  One pass over row_ptr and col_idx, threads over rows; on failure
+ * FEINT_ERR_UNSUPPORTED with the first bad row and entry named.  Without it
+ * a bad offset or column makes every loop over the rows read outside the
+ * arrays.  The pointers must be set. */
+FEINT_INTERNAL feint_status feint_csr_check_pattern(const feint_csr *A, int sorted);
 
 /* y = A x over nrows rows of a CSR matrix whose arrays and x, y are in the
  * memory of the run: the host (run_device = 0, OpenMP threads over rows) or

@@ -15,6 +15,44 @@ int feint_asm_nodes(feint_element element) {
   return element == FEINT_TET4 ? 4 : element == FEINT_PRISM6 ? 6 : 8;
 }
 
+/* One term of a fingerprint: entry `index` of the array `salt` holds
+ * `value` (splitmix64's finaliser over the three). */
+static inline uint64_t fp_term(uint64_t salt, uint64_t index, uint64_t value) {
+  uint64_t z = salt ^ (index * 0x9E3779B97F4A7C15u) ^ (value * 0xC2B2AE3D27D4EB4Fu);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return z ^ (z >> 31);
+}
+
+void feint_asm_fingerprint_conn(const feint_mesh *mesh, uint64_t *ordered, uint64_t *sets) {
+  const size_t ne = mesh->num_elem, ns = (size_t)feint_asm_nodes(mesh->element);
+  const uint32_t *conn = mesh->conn;
+  uint64_t o = 0, s = 0;
+#pragma omp parallel for schedule(static) reduction(+ : o, s)
+  for (size_t e = 0; e < ne; e++)
+    for (size_t r = 0; r < ns; r++) {
+      o += fp_term(1, e * ns + r, conn[e * ns + r]);
+      s += fp_term(4, e, conn[e * ns + r]);
+    }
+  *ordered = o;
+  *sets = s;
+}
+
+uint64_t feint_asm_fingerprint_pattern(const feint_csr *A) {
+  const size_t nr = A->num_rows, nnz = A->nnz;
+  const int64_t *rp = A->row_ptr;
+  const int32_t *ci = A->col_idx;
+  uint64_t h = 0;
+#pragma omp parallel
+  {
+#pragma omp for schedule(static) reduction(+ : h) nowait
+    for (size_t i = 0; i <= nr; i++) h += fp_term(2, i, (uint64_t)rp[i]);
+#pragma omp for schedule(static) reduction(+ : h)
+    for (size_t k = 0; k < nnz; k++) h += fp_term(3, k, (uint32_t)ci[k]);
+  }
+  return h;
+}
+
 /* Elements per chunk of the geometry check: 64 Ki elements of gathered
  * coordinates (at most 9 MiB for prisms) at a time. */
 #define CHECK_CHUNK ((size_t)1 << 16)

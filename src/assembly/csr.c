@@ -160,16 +160,48 @@ feint_status feint_csr_destroy(feint_csr *A) {
   return FEINT_SUCCESS;
 }
 
-/* A usable CSR matrix (every pointer set, offsets consistent at the ends). */
+feint_status feint_csr_check_pattern(const feint_csr *A, int sorted) {
+  const size_t n = A->num_rows;
+  const int64_t *rp = A->row_ptr, nnz = (int64_t)A->nnz, nc = (int64_t)A->num_cols;
+  const int32_t *ci = A->col_idx;
+  FEINT_CHECK(A->nnz <= INT64_MAX && rp[0] == 0 && rp[n] == nnz, FEINT_ERR_UNSUPPORTED,
+              "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu", (long long)rp[0],
+              (long long)rp[n], A->nnz);
+  size_t bad = SIZE_MAX; /* first row whose offsets or columns are wrong */
+#pragma omp parallel for schedule(static) reduction(min : bad)
+  for (size_t i = 0; i < n; i++) {
+    const int64_t lo = rp[i], hi = rp[i + 1];
+    int ok = lo >= 0 && lo <= hi && hi <= nnz;
+    for (int64_t k = lo; ok && k < hi; k++)
+      ok = ci[k] >= 0 && ci[k] < nc && (!sorted || k == lo || ci[k] > ci[k - 1]);
+    if (!ok && i < bad) bad = i;
+  }
+  if (bad == SIZE_MAX) return FEINT_SUCCESS;
+  const int64_t lo = rp[bad], hi = rp[bad + 1];
+  FEINT_CHECK(lo >= 0 && lo <= hi && hi <= nnz, FEINT_ERR_UNSUPPORTED,
+              "A->row_ptr[%zu] = %lld, A->row_ptr[%zu] = %lld: the offsets of row %zu must not "
+              "decrease and must lie in [0, nnz = %zu]",
+              bad, (long long)lo, bad + 1, (long long)hi, bad, A->nnz);
+  for (int64_t k = lo; k < hi; k++) {
+    FEINT_CHECK(ci[k] >= 0 && ci[k] < nc, FEINT_ERR_UNSUPPORTED,
+                "A->col_idx[%lld] = %d (row %zu) is not a column of A (0 .. %zu)", (long long)k,
+                (int)ci[k], bad, A->num_cols - 1);
+    FEINT_CHECK(k == lo || ci[k] > ci[k - 1], FEINT_ERR_UNSUPPORTED,
+                "A->col_idx[%lld] = %d (row %zu) does not ascend after %d: the columns of a row "
+                "must be strictly ascending",
+                (long long)k, (int)ci[k], bad, (int)ci[k - 1]);
+  }
+  return FEINT_SUCCESS;
+}
+
+/* A usable CSR matrix: every pointer set, the arrays a matrix
+ * (feint_csr_check_pattern; the columns of a row in any order). */
 static feint_status check_csr(const feint_csr *A) {
   FEINT_CHECK(A != NULL, FEINT_ERR_NULL_ARG, "A is NULL");
   FEINT_CHECK(A->row_ptr != NULL, FEINT_ERR_NULL_ARG, "A->row_ptr is NULL");
   FEINT_CHECK(A->nnz == 0 || (A->col_idx != NULL && A->values != NULL), FEINT_ERR_NULL_ARG,
               "A->col_idx or A->values is NULL with A->nnz = %zu", A->nnz);
-  FEINT_CHECK(A->row_ptr[0] == 0 && (size_t)A->row_ptr[A->num_rows] == A->nnz,
-              FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
-              (long long)A->row_ptr[0], (long long)A->row_ptr[A->num_rows], A->nnz);
-  return FEINT_SUCCESS;
+  return feint_csr_check_pattern(A, 0);
 }
 
 void feint_csr_spmv_run(int run_device, int dev, int host_fallback, size_t nrows,

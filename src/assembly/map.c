@@ -16,8 +16,10 @@ struct feint_assembly_map {
   /* what it was made for (checked at every use) */
   int element, dofs_per_vertex;
   size_t num_elem, num_vertices, num_rows, nnz;
-  int32_t *off; /* [num_elem][N_S][N_S] */
+  uint64_t conn_fp, pattern_fp; /* fingerprints of mesh->conn (ordered) and A at create */
+  int32_t *off;                 /* [num_elem][N_S][N_S] */
 };
+
 
 int64_t feint_asm_pattern_find(const int64_t *row_ptr, const int32_t *col_idx, size_t row,
                                int32_t col) {
@@ -61,9 +63,7 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
   FEINT_CHECK(A->num_rows == (size_t)nc * mesh->num_vertices, FEINT_ERR_UNSUPPORTED,
               "A has %zu rows; a pattern of this mesh with %d dofs per vertex has %zu",
               A->num_rows, nc, (size_t)nc * mesh->num_vertices);
-  FEINT_CHECK(A->row_ptr[0] == 0 && (size_t)A->row_ptr[A->num_rows] == A->nnz,
-              FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
-              (long long)A->row_ptr[0], (long long)A->row_ptr[A->num_rows], A->nnz);
+  FEINT_CALL(feint_csr_check_pattern(A, 1));
   const size_t ne = mesh->num_elem, ns = (size_t)feint_asm_nodes(mesh->element);
   FEINT_CHECK(ne <= SIZE_MAX / (ns * ns * sizeof(int32_t)), FEINT_ERR_BAD_SIZE,
               "mesh->num_elem = %zu: the map's size overflows size_t", ne);
@@ -124,6 +124,9 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
   m->num_vertices = mesh->num_vertices;
   m->num_rows = A->num_rows;
   m->nnz = A->nnz;
+  uint64_t sets;
+  feint_asm_fingerprint_conn(mesh, &m->conn_fp, &sets);
+  m->pattern_fp = feint_asm_fingerprint_pattern(A);
   m->off = off;
   *map = m;
   return FEINT_SUCCESS;
@@ -145,7 +148,7 @@ feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *byt
 }
 
 feint_status feint_asm_map_check(const feint_assembly_map *map, const feint_mesh *mesh,
-                                 const feint_csr *A, const int32_t **off) {
+                                 uint64_t conn_fp, const feint_csr *A, const int32_t **off) {
   FEINT_CHECK(map->element == (int)mesh->element && map->num_elem == mesh->num_elem &&
                   map->num_vertices == mesh->num_vertices,
               FEINT_ERR_UNSUPPORTED,
@@ -161,6 +164,13 @@ feint_status feint_asm_map_check(const feint_assembly_map *map, const feint_mesh
               "has %zu, %zu and %d",
               map->num_rows, map->nnz, map->dofs_per_vertex, A->num_rows, A->nnz,
               A->dofs_per_vertex);
+  FEINT_CHECK(conn_fp == map->conn_fp, FEINT_ERR_UNSUPPORTED,
+              "map was made for another connectivity of the same sizes (the fingerprints of "
+              "mesh->conn differ); make it again with feint_assembly_map_create");
+  FEINT_CHECK(feint_asm_fingerprint_pattern(A) == map->pattern_fp, FEINT_ERR_UNSUPPORTED,
+              "map was made for another pattern of the same sizes (the fingerprints of "
+              "A->row_ptr and A->col_idx differ); make it again with "
+              "feint_assembly_map_create");
   *off = map->off;
   return FEINT_SUCCESS;
 }
