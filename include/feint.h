@@ -656,7 +656,9 @@ feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_
  * assembly (feint_assemble, feint_assembly_map_create) also needs the
  * columns of a row strictly ascending.  A violation returns
  * FEINT_ERR_UNSUPPORTED naming the first bad row and entry, before anything
- * is written. */
+ * is written; feint_csr_spmv on the host checks as it multiplies (a compare
+ * per entry instead of a second pass, which doubled its time), and y is
+ * then unspecified. */
 typedef struct {
   size_t num_rows, num_cols, nnz;
   int64_t *row_ptr;

@@ -395,15 +395,17 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
               "A is %zu x %zu with %d dofs per vertex; %s on this mesh needs %zu x %zu with %d",
               A->num_rows, A->num_cols, A->dofs_per_vertex, feint_problem_name(desc->problem),
               nd, nd, nc);
-  FEINT_CALL(feint_csr_check_pattern(A, 1));
   const int32_t *elem_map = NULL;
-  uint64_t conn_fp, conn_sets_fp;
-  feint_asm_fingerprint_conn(mesh, &conn_fp, &conn_sets_fp);
+  uint64_t conn_fp = 0, conn_sets_fp;
+  feint_asm_fingerprint_conn(mesh, map ? &conn_fp : NULL, &conn_sets_fp);
   FEINT_CHECK(conn_sets_fp == plan->conn_sets_fp, FEINT_ERR_UNSUPPORTED,
               "plan was made for another connectivity of the same sizes (the fingerprints of "
               "the elements' vertex sets differ): its colours could put two elements that share "
               "a vertex side by side; make it again with feint_assembly_create");
-  if (map != NULL) FEINT_CALL(feint_asm_map_check(map, mesh, conn_fp, A, &elem_map));
+  if (map != NULL) /* the map's pattern fingerprint stands for the pattern check */
+    FEINT_CALL(feint_asm_map_check(map, mesh, conn_fp, A, &elem_map));
+  else
+    FEINT_CALL(feint_csr_check_pattern(A, 1));
   FEINT_CALL(check_elements(desc, mesh, coeffs));
   const size_t nnz = A->nnz, nrows = A->num_rows;
   double *values = A->values;

@@ -34,7 +34,7 @@ FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int de
  * has two: *ordered (each node's position counts: the map's) and *sets (an
  * element's nodes in any order: the plan's, whose colours depend only on
  * which vertices an element has, so reordering an element's nodes, as
- * feint_mesh_orient does, keeps a plan valid). */
+ * feint_mesh_orient does, keeps a plan valid); ordered may be NULL. */
 FEINT_INTERNAL void feint_asm_fingerprint_conn(const feint_mesh *mesh, uint64_t *ordered,
                                                uint64_t *sets);
 FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
@@ -42,7 +42,9 @@ FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
 /* The offsets of a feint_assembly_map (assembly/map.c) after checking it
  * was made for this mesh and pattern: the sizes, the connectivity's
  * ordered fingerprint (conn_fp, computed by the caller) and the pattern's
- * (FEINT_ERR_UNSUPPORTED otherwise). */
+ * (FEINT_ERR_UNSUPPORTED otherwise).  The pattern was checked
+ * (feint_csr_check_pattern) when the map was made, so equal fingerprints
+ * stand for that check too. */
 FEINT_INTERNAL feint_status feint_asm_map_check(const feint_assembly_map *map,
                                                 const feint_mesh *mesh, uint64_t conn_fp,
                                                 const feint_csr *A, const int32_t **off);
@@ -88,13 +90,17 @@ FEINT_INTERNAL feint_status feint_xfer_out(int device, feint_xfer *x, int n);
  * arrays.  The pointers must be set. */
 FEINT_INTERNAL feint_status feint_csr_check_pattern(const feint_csr *A, int sorted);
 
-/* y = A x over nrows rows of a CSR matrix whose arrays and x, y are in the
- * memory of the run: the host (run_device = 0, OpenMP threads over rows) or
- * device `dev` (a target region, one row per thread; host_fallback: `dev`
- * is the initial device).  The one SpMV kernel of feint_csr_spmv and the
- * assembled operator. */
-FEINT_INTERNAL void feint_csr_spmv_run(int run_device, int dev, int host_fallback, size_t nrows,
-                                       const int64_t *rp, const int32_t *ci, const double *va,
-                                       const double *x, double *y);
+/* y = A x over nrows rows of a CSR matrix (ncols columns, nnz entries)
+ * whose arrays and x, y are in the memory of the run: the host
+ * (run_device = 0, OpenMP threads over rows) or device `dev` (a target
+ * region, one row per thread; host_fallback: `dev` is the initial device).
+ * The host loop checks the arrays as it reads them and returns how many
+ * rows with bad offsets and entries with bad columns it skipped (y is then
+ * unspecified); the device loop trusts them (checked before) and returns 0.
+ * The one SpMV kernel of feint_csr_spmv and the assembled operator. */
+FEINT_INTERNAL size_t feint_csr_spmv_run(int run_device, int dev, int host_fallback,
+                                         size_t nrows, size_t ncols, size_t nnz,
+                                         const int64_t *rp, const int32_t *ci, const double *va,
+                                         const double *x, double *y);
 
 #endif /* FEINT_ASSEMBLY_INTERNAL_H */

@@ -16,25 +16,31 @@ int feint_asm_nodes(feint_element element) {
 }
 
 /* One term of a fingerprint: entry `index` of the array `salt` holds
- * `value` (splitmix64's finaliser over the three). */
+ * `value`.  The xor makes the terms depend on index and value together (a
+ * value moved to another index changes the sum), the odd multiplier spreads
+ * them; two multiplies per entry (a full 64-bit mix per entry, splitmix64's
+ * finaliser, cost 30 ns per tet of feint_assemble on a Zen 1). */
 static inline uint64_t fp_term(uint64_t salt, uint64_t index, uint64_t value) {
-  uint64_t z = salt ^ (index * 0x9E3779B97F4A7C15u) ^ (value * 0xC2B2AE3D27D4EB4Fu);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-  return z ^ (z >> 31);
+  return ((value + (salt << 56)) ^ (index * 0x9E3779B97F4A7C15u)) * 0xC2B2AE3D27D4EB4Fu;
 }
 
 void feint_asm_fingerprint_conn(const feint_mesh *mesh, uint64_t *ordered, uint64_t *sets) {
   const size_t ne = mesh->num_elem, ns = (size_t)feint_asm_nodes(mesh->element);
   const uint32_t *conn = mesh->conn;
   uint64_t o = 0, s = 0;
+  if (ordered) {
 #pragma omp parallel for schedule(static) reduction(+ : o, s)
-  for (size_t e = 0; e < ne; e++)
-    for (size_t r = 0; r < ns; r++) {
-      o += fp_term(1, e * ns + r, conn[e * ns + r]);
-      s += fp_term(4, e, conn[e * ns + r]);
-    }
-  *ordered = o;
+    for (size_t e = 0; e < ne; e++)
+      for (size_t r = 0; r < ns; r++) {
+        o += fp_term(1, e * ns + r, conn[e * ns + r]);
+        s += fp_term(4, e, conn[e * ns + r]);
+      }
+    *ordered = o;
+  } else {
+#pragma omp parallel for schedule(static) reduction(+ : s)
+    for (size_t e = 0; e < ne; e++)
+      for (size_t r = 0; r < ns; r++) s += fp_term(4, e, conn[e * ns + r]);
+  }
   *sets = s;
 }
 

@@ -369,8 +369,9 @@ feint_status feint_operator_get_info(const feint_operator *op, feint_operator_in
 /* y = A_c x with x, y in the run space. */
 static void op_apply_run(const feint_operator *op, const double *x, double *y) {
   if (op->form == FEINT_OPERATOR_ASSEMBLED) {
-    feint_csr_spmv_run(op->run_device, op->dev, op->host_fallback, op->num_dofs, op->rp, op->ci,
-                       op->va, x, y);
+    /* the pattern is feint_csr_create's: the host loop's count is 0 */
+    (void)feint_csr_spmv_run(op->run_device, op->dev, op->host_fallback, op->num_dofs,
+                             op->num_dofs, op->A.nnz, op->rp, op->ci, op->va, x, y);
     return;
   }
   const size_t n = op->num_dofs, nbc = op->num_bc;
