@@ -283,8 +283,7 @@ feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan
   }
   p->num_elem = mesh->num_elem;
   p->num_vertices = mesh->num_vertices;
-  uint64_t ordered;
-  feint_asm_fingerprint_conn(mesh, &ordered, &p->conn_sets_fp);
+  feint_asm_fingerprint_conn(mesh, NULL, &p->conn_sets_fp);
   *plan = p;
   return FEINT_SUCCESS;
 }

@@ -20,7 +20,6 @@ struct feint_assembly_map {
   int32_t *off;                 /* [num_elem][N_S][N_S] */
 };
 
-
 int64_t feint_asm_pattern_find(const int64_t *row_ptr, const int32_t *col_idx, size_t row,
                                int32_t col) {
   const int32_t *c = col_idx + row_ptr[row];
