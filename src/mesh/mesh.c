@@ -106,6 +106,34 @@ static int cell_problem(const uint32_t *v, int len, size_t num_vertices, int *n1
   return 0;
 }
 
+/* 1 if a cell of `len` nodes has an index >= num_vertices or a repeated
+ * vertex: the scan's test, without branches; `len` is a literal at every
+ * call (first_bad_elem), so the loops unroll into len + len (len - 1) / 2
+ * compares.  cell_problem says which, on the error path only.  (The
+ * generic loop with early returns cost ~120 instructions per tetrahedron,
+ * a third of a trusted feint_assemble, on every call.) */
+static inline int cell_bad(const uint32_t *v, const int len, const uint32_t num_vertices) {
+  int bad = 0;
+  for (int i = 0; i < len; i++) bad |= v[i] >= num_vertices;
+  for (int i = 0; i < len; i++)
+    for (int j = i + 1; j < len; j++) bad |= v[i] == v[j];
+  return bad;
+}
+
+/* The first element of conn [ne][ns] that cell_bad finds, SIZE_MAX if none
+ * (num_vertices <= UINT32_MAX: checked before). */
+static size_t first_bad_elem(const uint32_t *conn, size_t ne, int ns, size_t num_vertices) {
+  const uint32_t nv = (uint32_t)num_vertices;
+  size_t bad = SIZE_MAX;
+  switch (ns) {
+  case 4: FIRST_BAD(ne, cell_bad(conn + 4 * e, 4, nv), bad); break;
+  case 6: FIRST_BAD(ne, cell_bad(conn + 6 * e, 6, nv), bad); break;
+  case 8: FIRST_BAD(ne, cell_bad(conn + 8 * e, 8, nv), bad); break;
+  default: FIRST_BAD(ne, cell_bad(conn + (size_t)ns * e, ns, nv), bad); break;
+  }
+  return bad;
+}
+
 static int face_len(const uint32_t *f) { return f[3] == FEINT_NO_VERTEX ? 3 : 4; }
 
 feint_status feint_mesh_check(const feint_mesh *mesh) {
@@ -140,7 +168,7 @@ feint_status feint_mesh_check(const feint_mesh *mesh) {
 
   const uint32_t *c = mesh->conn;
   int n1 = 0, n2 = 0;
-  FIRST_BAD(ne, cell_problem(c + e * (size_t)ns, ns, nv, &(int){0}, &(int){0}) != 0, bad);
+  bad = first_bad_elem(c, ne, ns, nv);
   if (bad != SIZE_MAX) {
     const uint32_t *v = c + bad * (size_t)ns;
     const int kind = cell_problem(v, ns, nv, &n1, &n2);
