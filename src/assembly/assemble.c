@@ -395,15 +395,23 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
               A->num_rows, A->num_cols, A->dofs_per_vertex, feint_problem_name(desc->problem),
               nd, nd, nc);
   const int32_t *elem_map = NULL;
-  uint64_t conn_fp = 0, conn_sets_fp;
-  feint_asm_fingerprint_conn(mesh, map ? &conn_fp : NULL, &conn_sets_fp);
+  /* The plan's colours hold for the mesh's vertex sets.  Map path: the
+   * mesh's ordered fingerprint equals the map's (feint_asm_map_check), so
+   * its sets are the map's, whose fingerprint is compared with the plan's;
+   * one pass over mesh->conn either way. */
+  uint64_t conn_fp = 0, conn_sets_fp = 0;
+  if (map != NULL) {
+    feint_asm_fingerprint_conn(mesh, &conn_fp, NULL);
+    FEINT_CALL(feint_asm_map_check(map, mesh, conn_fp, A, &elem_map));
+    conn_sets_fp = feint_asm_map_sets_fp(map);
+  } else {
+    feint_asm_fingerprint_conn(mesh, NULL, &conn_sets_fp);
+  }
   FEINT_CHECK(conn_sets_fp == plan->conn_sets_fp, FEINT_ERR_UNSUPPORTED,
               "plan was made for another connectivity of the same sizes (the fingerprints of "
               "the elements' vertex sets differ): its colours could put two elements that share "
               "a vertex side by side; make it again with feint_assembly_create");
-  if (map != NULL) /* the map's pattern fingerprint stands for the pattern check */
-    FEINT_CALL(feint_asm_map_check(map, mesh, conn_fp, A, &elem_map));
-  else
+  if (map == NULL) /* (map path: the map's pattern fingerprint stands for this check) */
     FEINT_CALL(feint_csr_check_pattern(A, 1));
   FEINT_CALL(check_elements(desc, mesh, coeffs));
   const size_t nnz = A->nnz, nrows = A->num_rows;

@@ -34,7 +34,7 @@ FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int de
  * has two: *ordered (each node's position counts: the map's) and *sets (an
  * element's nodes in any order: the plan's, whose colours depend only on
  * which vertices an element has, so reordering an element's nodes, as
- * feint_mesh_orient does, keeps a plan valid); ordered may be NULL. */
+ * feint_mesh_orient does, keeps a plan valid); either may be NULL. */
 FEINT_INTERNAL void feint_asm_fingerprint_conn(const feint_mesh *mesh, uint64_t *ordered,
                                                uint64_t *sets);
 FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
@@ -48,6 +48,12 @@ FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
 FEINT_INTERNAL feint_status feint_asm_map_check(const feint_assembly_map *map,
                                                 const feint_mesh *mesh, uint64_t conn_fp,
                                                 const feint_csr *A, const int32_t **off);
+/* The vertex-set fingerprint of the connectivity the map was made from (a
+ * feint_assembly plan keeps the same one of its mesh): equal ordered
+ * fingerprints of the mesh and the map imply equal sets, so the map path of
+ * feint_assemble compares this one with the plan's instead of computing
+ * the mesh's again. */
+FEINT_INTERNAL uint64_t feint_asm_map_sets_fp(const feint_assembly_map *map);
 
 /* Offset of column col within row `row` of a CSR pattern whose rows have
  * ascending columns (binary search), or -1 if the row lacks it: "find

@@ -28,20 +28,23 @@ void feint_asm_fingerprint_conn(const feint_mesh *mesh, uint64_t *ordered, uint6
   const size_t ne = mesh->num_elem, ns = (size_t)feint_asm_nodes(mesh->element);
   const uint32_t *conn = mesh->conn;
   uint64_t o = 0, s = 0;
-  if (ordered) {
+  if (ordered && sets) {
 #pragma omp parallel for schedule(static) reduction(+ : o, s)
     for (size_t e = 0; e < ne; e++)
       for (size_t r = 0; r < ns; r++) {
         o += fp_term(1, e * ns + r, conn[e * ns + r]);
         s += fp_term(4, e, conn[e * ns + r]);
       }
-    *ordered = o;
-  } else {
+  } else if (ordered) {
+#pragma omp parallel for schedule(static) reduction(+ : o)
+    for (size_t k = 0; k < ne * ns; k++) o += fp_term(1, k, conn[k]);
+  } else if (sets) {
 #pragma omp parallel for schedule(static) reduction(+ : s)
     for (size_t e = 0; e < ne; e++)
       for (size_t r = 0; r < ns; r++) s += fp_term(4, e, conn[e * ns + r]);
   }
-  *sets = s;
+  if (ordered) *ordered = o;
+  if (sets) *sets = s;
 }
 
 uint64_t feint_asm_fingerprint_pattern(const feint_csr *A) {

@@ -17,6 +17,7 @@ struct feint_assembly_map {
   int element, dofs_per_vertex;
   size_t num_elem, num_vertices, num_rows, nnz;
   uint64_t conn_fp, pattern_fp; /* fingerprints of mesh->conn (ordered) and A at create */
+  uint64_t conn_sets_fp;        /* and of mesh->conn's vertex sets */
   int32_t *off;                 /* [num_elem][N_S][N_S] */
 };
 
@@ -123,8 +124,7 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
   m->num_vertices = mesh->num_vertices;
   m->num_rows = A->num_rows;
   m->nnz = A->nnz;
-  uint64_t sets;
-  feint_asm_fingerprint_conn(mesh, &m->conn_fp, &sets);
+  feint_asm_fingerprint_conn(mesh, &m->conn_fp, &m->conn_sets_fp);
   m->pattern_fp = feint_asm_fingerprint_pattern(A);
   m->off = off;
   *map = m;
@@ -145,6 +145,8 @@ feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *byt
   *bytes = map->num_elem * ns * ns * sizeof(int32_t);
   return FEINT_SUCCESS;
 }
+
+uint64_t feint_asm_map_sets_fp(const feint_assembly_map *map) { return map->conn_sets_fp; }
 
 feint_status feint_asm_map_check(const feint_assembly_map *map, const feint_mesh *mesh,
                                  uint64_t conn_fp, const feint_csr *A, const int32_t **off) {
