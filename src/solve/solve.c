@@ -122,6 +122,18 @@ typedef struct {
   double *part_host;   /* host copy */
 } solve_ctx;
 
+/* Entry i's NSUM terms of a sum pass (fn fills them) added to the four
+ * accumulators: the one per-entry step of the host and device passes. */
+#define ADD_TERMS(fn, i, a0, a1, a2, a3)       \
+  do {                                         \
+    double t_[NSUM] = {0.0, 0.0, 0.0, 0.0};    \
+    fn(&v, i, t_);                             \
+    a0 += t_[0];                               \
+    a1 += t_[1];                               \
+    a2 += t_[2];                               \
+    a3 += t_[3];                               \
+  } while (0)
+
 /* Host pass with sums: each thread takes a static share of the entries and
  * reduces it with `omp simd` into locals, then the threads' sums meet in the
  * parallel region's reduction.  Not `parallel for simd reduction`: in an
@@ -141,14 +153,7 @@ typedef struct {
       feint_thread_range(n, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);           \
       double l0 = 0.0, l1 = 0.0, l2 = 0.0, l3 = 0.0;                                           \
       _Pragma("omp simd reduction(+ : l0, l1, l2, l3)")                                        \
-      for (size_t i = lo; i < hi; i++) {                                                       \
-        double t[NSUM] = {0.0, 0.0, 0.0, 0.0};                                                 \
-        fn(&v, i, t);                                                                          \
-        l0 += t[0];                                                                            \
-        l1 += t[1];                                                                            \
-        l2 += t[2];                                                                            \
-        l3 += t[3];                                                                            \
-      }                                                                                        \
+      for (size_t i = lo; i < hi; i++) ADD_TERMS(fn, i, l0, l1, l2, l3);                      \
       s0 += l0;                                                                                \
       s1 += l1;                                                                                \
       s2 += l2;                                                                                \
@@ -177,14 +182,7 @@ typedef struct {
       const size_t lo = (size_t)t * chunk, hi = lo + chunk < n ? lo + chunk : n;               \
       double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                           \
       _Pragma("omp parallel for schedule(static, 1) reduction(+ : s0, s1, s2, s3)")            \
-      for (size_t i = lo; i < hi; i++) {                                                       \
-        double u[NSUM] = {0.0, 0.0, 0.0, 0.0};                                                 \
-        fn(&v, i, u);                                                                          \
-        s0 += u[0];                                                                            \
-        s1 += u[1];                                                                            \
-        s2 += u[2];                                                                            \
-        s3 += u[3];                                                                            \
-      }                                                                                        \
+      for (size_t i = lo; i < hi; i++) ADD_TERMS(fn, i, s0, s1, s2, s3);                      \
       part[t] = s0;                                                                            \
       part[nt + t] = s1;                                                                       \
       part[2 * nt + t] = s2;                                                                   \
