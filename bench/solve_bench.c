@@ -228,25 +228,35 @@ int main(int argc, char **argv) {
   const size_t k1 = quick ? 4 : 10, k2 = quick ? 12 : 50;
   printf("\n%-14s %-6s %12s %12s %12s %8s %8s %7s %7s\n", "solver", "pc", "min ns/it/dof",
          "med ns/it/dof", "bound ns", "B/dof", "GB/s", "%min", "%med");
-  double *u = malloc(n * sizeof(double)), per[8], bw[8];
+  /* one iteration = (time of k2 iterations - time of k1) / (k2 - k1), from
+   * the min (and the median) of each over the reps: differencing single runs
+   * let one disturbed short run make the figure negative.  A difference that
+   * is still <= 0 is noise, reported as such, never as a time. */
+  double *u = malloc(n * sizeof(double)), tks[2][8], bw[16]; /* ireps <= 8 */
   for (int s = 0; s < FEINT_SOLVER_COUNT; s++)
     for (int pc = 0; pc < FEINT_PC_COUNT; pc++) {
       feint_pm_cg_counts cc;
       feint_pm_cg_counts_get((feint_solver)s, (feint_pc)pc, n, nnz, &cc);
       for (int r = 0; r < ireps; r++) {
-        double tk[2];
         for (int j = 0; j < 2; j++) {
           bw[2 * r + j] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
           memset(u, 0, n * sizeof(double));
           const feint_solve_desc sd = {(feint_solver)s, (feint_pc)pc, 1e-300, j ? k2 : k1, NULL};
           const double t0 = omp_get_wtime();
           const feint_status st = feint_solve(p.op, &sd, p.b, u, NULL);
-          tk[j] = omp_get_wtime() - t0;
+          tks[j][r] = omp_get_wtime() - t0;
           if (st != FEINT_ERR_NOT_CONVERGED) DIE("timed solve: %s", feint_last_error());
         }
-        per[r] = (tk[1] - tk[0]) / (double)(k2 - k1);
       }
-      const double tmin = vmin(per, ireps), tmed = median(per, ireps);
+      const double tmin = (vmin(tks[1], ireps) - vmin(tks[0], ireps)) / (double)(k2 - k1);
+      const double tmed = (median(tks[1], ireps) - median(tks[0], ireps)) / (double)(k2 - k1);
+      if (!(tmin > 0) || !(tmed > 0)) {
+        printf("%-14s %-6s   noise: %d vs %d iterations gave no positive difference (min %.3g s, "
+               "median %.3g s); rerun on a quieter machine\n",
+               s == FEINT_SOLVER_CG ? "CG" : "pipelined CG", pc == FEINT_PC_JACOBI ? "Jacobi" : "none",
+               (int)k2, (int)k1, tmin * (double)(k2 - k1), tmed * (double)(k2 - k1));
+        continue;
+      }
       const double gbs = median(bw, 2 * ireps);
       const double bound_s = (double)cc.bytes / (gbs * 1e9);
       const double ns_min = 1e9 * tmin / (double)n, ns_med = 1e9 * tmed / (double)n;
