@@ -41,6 +41,7 @@
 #error "kernel/driver_mesh.h is included by kernel/driver.h"
 #endif
 
+#include "kernel/chunk_loop.h"
 #include "kernel/gather.h"
 #include "kernel/scatter.h"
 
@@ -107,30 +108,16 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
   }
 }
 
-/* One case inside the enclosing parallel region (literal et, pb).  The
- * elements go in chunks of ka->chunk_len consecutive ones, each run in
- * order by one thread.  The coloured output runs the chunk colours one
- * after another (the implicit barrier of each `omp for` separates them; no
- * two chunks of a colour share a vertex), the others every chunk at once:
- * one loop, one call site of the block function. */
+/* One case inside the enclosing parallel region (literal et, pb): the
+ * chunk loop (kernel/chunk_loop.h), chunk colour by chunk colour for the
+ * coloured output, every chunk at once for the others; one call site of
+ * the block function. */
 FEINT_INLINE void FEINT_VFN(feint_mesh_case_, _host)(const feint_mesh_kernel_args *ka,
                                                      const int et, const int pb) {
-  const int out = ka->output, coloured = out == FEINT_MESH_OUT_COLOURED;
-  const size_t ne = ka->num_elem, len = ka->chunk_len;
-  const size_t parts = coloured ? ka->num_chunk_colours : 1;
-  for (size_t c = 0; c < parts; c++) {
-    const size_t lo = coloured ? ka->chunk_colour_ptr[c] : 0;
-    const size_t hi = coloured ? ka->chunk_colour_ptr[c + 1] : (ne + len - 1) / len;
-    FEINT_OMP(for schedule(static))
-    for (size_t k = lo; k < hi; k++) {
-      const size_t e0 = (coloured ? (size_t)ka->chunk_order[k] : k) * len;
-      const size_t e1 = ne - e0 < len ? ne : e0 + len;
-      for (size_t i0 = e0; i0 < e1; i0 += FEINT_B) {
-        const int nvalid = e1 - i0 < FEINT_B ? (int)(e1 - i0) : FEINT_B;
-        FEINT_VFN(feint_mesh_block_, _host)(ka, et, pb, out, i0, nvalid);
-      }
-    }
-  }
+  const int out = ka->output;
+  FEINT_HOST_CHUNK_LOOP(out == FEINT_MESH_OUT_COLOURED, ka->num_elem, ka->chunk_len,
+                        ka->num_chunk_colours, ka->chunk_colour_ptr, ka->chunk_order,
+                        FEINT_VFN(feint_mesh_block_, _host)(ka, et, pb, out, i0, nvalid));
 }
 
 void FEINT_VFN(feint_variant_, _mesh_host)(const feint_mesh_kernel_args *ka) {

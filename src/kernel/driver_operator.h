@@ -34,6 +34,7 @@
 #error "kernel/driver_operator.h is included by kernel/driver.h"
 #endif
 
+#include "kernel/chunk_loop.h"
 #include "kernel/gather.h"
 #include "operator/op_kernel.h"
 
@@ -83,32 +84,16 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
   }
 }
 
-/* One case inside the enclosing parallel region (literal et, pb), as
- * kernel/driver_mesh.h's: chunks of ka->chunk_len consecutive elements, each
- * run in order by one thread; colouring runs the chunk colours one after
- * another (the implicit barrier of each `omp for` separates them), atomics
- * every chunk at once. */
+/* One case inside the enclosing parallel region (literal et, pb): the
+ * chunk loop (kernel/chunk_loop.h), chunk colour by chunk colour with plain
+ * additions, or every chunk at once with atomic ones. */
 FEINT_INLINE void FEINT_VFN(feint_op_case_, _host)(const feint_op_kernel_args *ka, const int et,
                                                    const int pb) {
   const int coloured = !ka->atomic;
-  const size_t ne = ka->num_elem, len = ka->chunk_len;
-  const size_t parts = coloured ? ka->num_chunk_colours : 1;
-  for (size_t c = 0; c < parts; c++) {
-    const size_t lo = coloured ? ka->chunk_colour_ptr[c] : 0;
-    const size_t hi = coloured ? ka->chunk_colour_ptr[c + 1] : (ne + len - 1) / len;
-    FEINT_OMP(for schedule(static))
-    for (size_t k = lo; k < hi; k++) {
-      const size_t e0 = (coloured ? (size_t)ka->chunk_order[k] : k) * len;
-      const size_t e1 = ne - e0 < len ? ne : e0 + len;
-      for (size_t i0 = e0; i0 < e1; i0 += FEINT_B) {
-        const int nvalid = e1 - i0 < FEINT_B ? (int)(e1 - i0) : FEINT_B;
-        if (coloured)
-          FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 0, i0, nvalid);
-        else
-          FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 1, i0, nvalid);
-      }
-    }
-  }
+  FEINT_HOST_CHUNK_LOOP(coloured, ka->num_elem, ka->chunk_len, ka->num_chunk_colours,
+                        ka->chunk_colour_ptr, ka->chunk_order,
+                        if (coloured) FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 0, i0, nvalid);
+                        else FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 1, i0, nvalid));
 }
 
 void FEINT_VFN(feint_variant_, _op_host)(const feint_op_kernel_args *ka) {
