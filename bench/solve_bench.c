@@ -271,6 +271,9 @@ int main(int argc, char **argv) {
                 n, nnz, ireps, ns_min, ns_med, bound_ns, cc.bytes, gbs, 100 * bound_s / tmin,
                 100 * bound_s / tmed);
     }
+  printf("(min, median: (t(%zu its) - t(%zu its)) / %zu from the two runs' min, and from their "
+         "medians, so the median may fall below the min)\n",
+         k2, k1, k2 - k1);
   printf("(bound = bytes of one iteration [perfmodel/solve.c: vector passes + SpMV, compulsory] / "
          "median STREAM triad GB/s measured before each timed solve)\n");
   free(u), free(ta), free(tb), free(tc);
