@@ -283,7 +283,7 @@ feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan
   }
   p->num_elem = mesh->num_elem;
   p->num_vertices = mesh->num_vertices;
-  feint_asm_fingerprint_conn(mesh, NULL, &p->conn_sets_fp);
+  p->conn_sets_fp = feint_asm_fingerprint_conn(mesh, 0);
   *plan = p;
   return FEINT_SUCCESS;
 }
@@ -399,14 +399,10 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
    * mesh's ordered fingerprint equals the map's (feint_asm_map_check), so
    * its sets are the map's, whose fingerprint is compared with the plan's;
    * one pass over mesh->conn either way. */
-  uint64_t conn_fp = 0, conn_sets_fp = 0;
-  if (map != NULL) {
-    feint_asm_fingerprint_conn(mesh, &conn_fp, NULL);
-    FEINT_CALL(feint_asm_map_check(map, mesh, conn_fp, A, &elem_map));
-    conn_sets_fp = feint_asm_map_sets_fp(map);
-  } else {
-    feint_asm_fingerprint_conn(mesh, NULL, &conn_sets_fp);
-  }
+  if (map != NULL)
+    FEINT_CALL(feint_asm_map_check(map, mesh, feint_asm_fingerprint_conn(mesh, 1), A, &elem_map));
+  const uint64_t conn_sets_fp =
+      map != NULL ? feint_asm_map_sets_fp(map) : feint_asm_fingerprint_conn(mesh, 0);
   FEINT_CHECK(conn_sets_fp == plan->conn_sets_fp, FEINT_ERR_UNSUPPORTED,
               "plan was made for another connectivity of the same sizes (the fingerprints of "
               "the elements' vertex sets differ): its colours could put two elements that share "

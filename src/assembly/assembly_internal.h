@@ -31,12 +31,12 @@ FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int de
  * right only for the arrays they were made from; the same sizes with other
  * contents would race (colours) or put entries in other columns or past a
  * short row's end (map).  One pass over the array each.  The connectivity
- * has two: *ordered (each node's position counts: the map's) and *sets (an
- * element's nodes in any order: the plan's, whose colours depend only on
- * which vertices an element has, so reordering an element's nodes, as
- * feint_mesh_orient does, keeps a plan valid); either may be NULL. */
-FEINT_INTERNAL void feint_asm_fingerprint_conn(const feint_mesh *mesh, uint64_t *ordered,
-                                               uint64_t *sets);
+ * has two: ordered != 0 (each node's position counts: the map's) and
+ * ordered == 0, the vertex sets (an element's nodes in any order: the
+ * plan's, whose colours depend only on which vertices an element has, so
+ * reordering an element's nodes, as feint_mesh_orient does, keeps a plan
+ * valid). */
+FEINT_INTERNAL uint64_t feint_asm_fingerprint_conn(const feint_mesh *mesh, int ordered);
 FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
 
 /* The offsets of a feint_assembly_map (assembly/map.c) after checking it

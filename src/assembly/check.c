@@ -24,27 +24,19 @@ static inline uint64_t fp_term(uint64_t salt, uint64_t index, uint64_t value) {
   return ((value + (salt << 56)) ^ (index * 0x9E3779B97F4A7C15u)) * 0xC2B2AE3D27D4EB4Fu;
 }
 
-void feint_asm_fingerprint_conn(const feint_mesh *mesh, uint64_t *ordered, uint64_t *sets) {
+uint64_t feint_asm_fingerprint_conn(const feint_mesh *mesh, int ordered) {
   const size_t ne = mesh->num_elem, ns = (size_t)feint_asm_nodes(mesh->element);
   const uint32_t *conn = mesh->conn;
-  uint64_t o = 0, s = 0;
-  if (ordered && sets) {
-#pragma omp parallel for schedule(static) reduction(+ : o, s)
+  uint64_t h = 0;
+  if (ordered) {
+#pragma omp parallel for schedule(static) reduction(+ : h)
+    for (size_t k = 0; k < ne * ns; k++) h += fp_term(1, k, conn[k]);
+  } else {
+#pragma omp parallel for schedule(static) reduction(+ : h)
     for (size_t e = 0; e < ne; e++)
-      for (size_t r = 0; r < ns; r++) {
-        o += fp_term(1, e * ns + r, conn[e * ns + r]);
-        s += fp_term(4, e, conn[e * ns + r]);
-      }
-  } else if (ordered) {
-#pragma omp parallel for schedule(static) reduction(+ : o)
-    for (size_t k = 0; k < ne * ns; k++) o += fp_term(1, k, conn[k]);
-  } else if (sets) {
-#pragma omp parallel for schedule(static) reduction(+ : s)
-    for (size_t e = 0; e < ne; e++)
-      for (size_t r = 0; r < ns; r++) s += fp_term(4, e, conn[e * ns + r]);
+      for (size_t r = 0; r < ns; r++) h += fp_term(4, e, conn[e * ns + r]);
   }
-  if (ordered) *ordered = o;
-  if (sets) *sets = s;
+  return h;
 }
 
 uint64_t feint_asm_fingerprint_pattern(const feint_csr *A) {

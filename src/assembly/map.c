@@ -124,7 +124,8 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
   m->num_vertices = mesh->num_vertices;
   m->num_rows = A->num_rows;
   m->nnz = A->nnz;
-  feint_asm_fingerprint_conn(mesh, &m->conn_fp, &m->conn_sets_fp);
+  m->conn_fp = feint_asm_fingerprint_conn(mesh, 1);
+  m->conn_sets_fp = feint_asm_fingerprint_conn(mesh, 0);
   m->pattern_fp = feint_asm_fingerprint_pattern(A);
   m->off = off;
   *map = m;

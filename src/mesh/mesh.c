@@ -107,9 +107,9 @@ static int cell_problem(const uint32_t *v, int len, size_t num_vertices, int *n1
 }
 
 /* 1 if a cell of `len` nodes has an index >= num_vertices or a repeated
- * vertex: the scan's test, without branches; `len` is a literal at every
- * call (first_bad_elem), so the loops unroll into len + len (len - 1) / 2
- * compares.  cell_problem says which, on the error path only.  (The
+ * vertex: the scans' test (elements and faces), without branches; `len`
+ * is a literal at every element call (first_bad_elem), so the loops unroll
+ * into len + len (len - 1) / 2 compares.  cell_problem says which, on the error path only.  (The
  * generic loop with early returns cost ~120 instructions per tetrahedron,
  * a third of a trusted feint_assemble, on every call.) */
 static inline int cell_bad(const uint32_t *v, const int len, const uint32_t num_vertices) {
@@ -180,7 +180,7 @@ feint_status feint_mesh_check(const feint_mesh *mesh) {
   }
 
   const uint32_t *f = mesh->faces;
-  FIRST_BAD(nf, cell_problem(f + 4 * e, face_len(f + 4 * e), nv, &(int){0}, &(int){0}) != 0, bad);
+  FIRST_BAD(nf, cell_bad(f + 4 * e, face_len(f + 4 * e), (uint32_t)nv), bad);
   if (bad != SIZE_MAX) {
     const uint32_t *v = f + 4 * bad;
     const int kind = cell_problem(v, face_len(v), nv, &n1, &n2);
