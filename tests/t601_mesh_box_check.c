@@ -217,9 +217,38 @@ static void check_mesh_errors(void) {
   CHECK(memcmp(&out, &before, sizeof out) == 0, "feint_mesh_box_create wrote on an error path");
 }
 
+/* The element scan of feint_mesh_check for every element type (its test
+ * is unrolled per node count): in a box mesh, the last node of element 5
+ * repeated from the first, then out of range; each named, then the mesh
+ * restored and accepted. */
+static void check_elem_scan_each_type(void) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) {
+    feint_mesh m;
+    CHECK_STATUS(feint_mesh_box_create((feint_element)el, 2, 2, 2, FEINT_PERTURB_NONE, 0.0, 1, &m),
+                 FEINT_SUCCESS, NULL);
+    feint_element_info ei;
+    feint_element_get_info((feint_element)el, &ei);
+    const int ns = ei.num_nodes;
+    uint32_t *v = m.conn + 5 * (size_t)ns;
+    const uint32_t keep = v[ns - 1];
+    char want[96];
+    v[ns - 1] = v[0];
+    snprintf(want, sizeof want, "element 5 repeats vertex %u (nodes 0 and %d)", (unsigned)v[0],
+             ns - 1);
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_DEGENERATE, want);
+    v[ns - 1] = (uint32_t)m.num_vertices;
+    snprintf(want, sizeof want, "element 5 node %d is vertex %zu", ns - 1, m.num_vertices);
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
+    v[ns - 1] = keep;
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_mesh_destroy(&m), FEINT_SUCCESS, NULL);
+  }
+}
+
 int main(void) {
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (int p = 0; p <= FEINT_PERTURB_AFFINE; p++) check_box_mesh((feint_element)el, (feint_perturb)p);
   check_mesh_errors();
+  check_elem_scan_each_type();
   return test_finish("t601_mesh_box_check");
 }
