@@ -2,6 +2,7 @@
 #   make            library (static + shared), tests, bench, examples, tools
 #   make test       build and run the tests (prints "N passed, N failed")
 #   make bench      run the benchmark on this machine (writes bench/results/)
+#   make bench-ffcx hex8 elasticity against the FFCx-generated kernel (part of bench)
 #   make report     model-vs-measured report from bench/results/ (bench/REPORT.md)
 #   make sanitize   build and run the tests with AddressSanitizer + UBSan
 #   make fuzz       build and run every libFuzzer target (FUZZ_SECONDS each)
@@ -75,7 +76,7 @@ BINS += $(BENCH_BIN) $(BENCH_ASM_BIN) $(BENCH_OP_BIN) $(BENCH_SOLVE_BIN)
 HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assembly/*.h \
   src/operator/*.h src/solve/*.h perfmodel/*.h)
 
-.PHONY: all lib tests examples test check bench report sanitize info format clean install deps \
+.PHONY: all lib tests examples test check bench bench-ffcx report sanitize info format clean install deps \
   check-install
 # the version in the installed feint.pc: feint.h's FEINT_VERSION_STRING
 FEINT_VERSION := $(shell sed -n 's/^\#define FEINT_VERSION_STRING "\(.*\)"/\1/p' include/feint.h)
@@ -173,6 +174,33 @@ bench: deps
 	@tools/run-bench.sh $(BENCH_ASM_BIN) --csv auto
 	@tools/run-bench.sh $(BENCH_OP_BIN) --csv auto
 	@tools/run-bench.sh $(BENCH_SOLVE_BIN) --csv auto
+	@$(MAKE) --no-print-directory bench-ffcx
+
+# ---- feint against FFCx (issue 8): Debian's python3-ffcx (make deps) generates
+# the kernel of bench/ffcx/elasticity_hex8.py; it is compiled as DOLFINx's JIT
+# compiles it (gcc -O2), and at -O3 -march=native by gcc and by $(CC); the
+# bench opens each with dlopen.  ufcx.h lives in the ffcx package.
+FFCX_DIR := $(BUILD)/ffcx
+FFCX_INC = $(shell /usr/bin/python3 -c 'import os, ffcx.codegeneration as c; print(os.path.dirname(c.__file__))' 2>/dev/null)
+FFCX_SOS := $(FFCX_DIR)/gcc-O2.so $(FFCX_DIR)/gcc-O3-native.so $(FFCX_DIR)/clang-O3-native.so
+BENCH_FFCX_BIN := $(BUILD)/bin/feint_bench_ffcx
+$(FFCX_DIR)/elasticity_hex8.c: bench/ffcx/elasticity_hex8.py
+	@mkdir -p $(dir $@)
+	/usr/bin/python3 -m ffcx -o $(FFCX_DIR) $<
+$(FFCX_DIR)/gcc-O2.so: $(FFCX_DIR)/elasticity_hex8.c
+	gcc -O2 -g0 -fPIC -shared -I$(FFCX_INC) $< -o $@
+$(FFCX_DIR)/gcc-O3-native.so: $(FFCX_DIR)/elasticity_hex8.c
+	gcc -O3 -march=native -fPIC -shared -I$(FFCX_INC) $< -o $@
+$(FFCX_DIR)/clang-O3-native.so: $(FFCX_DIR)/elasticity_hex8.c
+	$(CC) -O3 -march=native -fPIC -shared -I$(FFCX_INC) $< -o $@
+$(BENCH_FFCX_BIN): bench/ffcx_bench.c $(BENCH_SUPPORT) perfmodel/perfmodel_cli.h $(LIB_STATIC) $(FFCX_DIR)/elasticity_hex8.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(BENCH_DEFS) -I$(FFCX_INC) $< $(BENCH_SUPPORT) -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS) -ldl
+bench-ffcx: deps
+	@if /usr/bin/python3 -c 'import ffcx' 2>/dev/null; then \
+	  $(MAKE) --no-print-directory $(BENCH_FFCX_BIN) $(FFCX_SOS) && \
+	  tools/run-bench.sh $(BENCH_FFCX_BIN) $(foreach so,$(FFCX_SOS),--ffcx $(basename $(notdir $(so)))=$(so)) --csv auto; \
+	else echo "bench-ffcx: skipped, FFCx is not installed (make deps as root installs python3-ffcx)"; fi
 
 deps:
 	@tools/deps.sh
