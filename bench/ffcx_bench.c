@@ -22,12 +22,14 @@
  *  per FFCx object: "to memory": A^e zeroed and tabulated in place in a
  *    [N][576] array (what feint's natural rows write); "in L1": one A^e
  *    buffer reused, never written out (the kernel alone, its best case).
- * Before timing, the first --check elements of every FFCx object are
- * compared with feint's, entry by entry (node order converted: basix
- * numbers a hex's nodes lexicographically, feint as Gmsh/VTK): |a - b| <=
- * 256 eps max_rs |A_rs| per element (each entry is a sum of 8 quadrature
- * terms of ~25 roundings each in either code, on elements of condition ~2).
- * A mismatch aborts the run: the rows would not measure the same form.
+ * Before timing, every FFCx object and feint's qss_geo_generic are compared
+ * with feint's serial reference on the first 4096 elements, entry by entry
+ * (node order converted: basix numbers a hex's nodes lexicographically,
+ * feint as Gmsh/VTK), within the tests' round-off tolerance 2 (n_terms +
+ * 16) eps S (tests/variant_fixture.h; S the reference's sums of |terms| at
+ * their round-off scale); the largest difference is printed, also relative
+ * to max |A^e|.  A mismatch aborts the run: the rows would not measure the
+ * same form.
  * Usage: feint_bench_ffcx --ffcx LABEL=SO [...] [--elems N] [--reps R]
  *        [--csv FILE|auto] */
 #define _POSIX_C_SOURCE 200809L
@@ -132,7 +134,6 @@ typedef struct {
   char name[64];
   double ns[MAX_REPS];
   long long bytes, flops; /* feint rows: the model's counts; FFCx rows: 0 */
-  double bound_ns;
 } row;
 
 /* Element e: the cube [0,1]^3 placed at its own point of a 128^3 grid of
