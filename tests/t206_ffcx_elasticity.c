@@ -107,6 +107,38 @@ static double entry(feint_layout lo, const double *A, int e, int r, int s) {
   return A[(size_t)e * NA + (size_t)(r * ND + s)];
 }
 
+/* FFCx's A^e of the NE elements of geo, in feint's node and dof order:
+ * F[e][r][s], row-major ND x ND. */
+static void ffcx_matrices(ffcx_fn *ffcx, const double *geo, const double lame[2], double *F) {
+  double Af[NA], x_basix[NS * 3];
+  for (int e = 0; e < NE; e++) {
+    for (int n = 0; n < NS; n++)
+      for (int a = 0; a < 3; a++)
+        x_basix[basix_of_feint[n] * 3 + a] = geo[(e * NS + n) * 3 + a];
+    memset(Af, 0, sizeof Af);
+    ffcx(Af, lame, x_basix);
+    for (int r = 0; r < ND; r++)
+      for (int s = 0; s < ND; s++)
+        F[e * NA + r * ND + s] =
+            Af[(3 * basix_of_feint[r / 3] + r % 3) * ND + 3 * basix_of_feint[s / 3] + s % 3];
+  }
+}
+
+/* Every entry of A (layout lo) within 2 (n_terms + 16) eps S of FFCx's F;
+ * returns the number of entries compared. */
+static int compare(const char *what, feint_layout lo, const double *A, const double *F,
+                   const double *S, double n_terms) {
+  for (int e = 0; e < NE; e++)
+    for (int r = 0; r < ND; r++)
+      for (int s = 0; s < ND; s++) {
+        const int at = e * NA + r * ND + s;
+        const double x = entry(lo, A, e, r, s);
+        if (!test_close(x, F[at], 2 * (n_terms + 16), S[at], 1.0))
+          TEST_FAIL("%s: entry (%d,%d) of element %d = %.17g, FFCx %.17g", what, r, s, e, x, F[at]);
+      }
+  return NE * NA;
+}
+
 int main(void) {
   if (system("/usr/bin/python3 -c 'import ffcx' > /dev/null 2>&1") != 0) {
     printf("SKIP: FFCx not found (Debian package python3-ffcx; make deps installs it)\n");
@@ -128,9 +160,10 @@ int main(void) {
   static const double lame[2][2] = {{1.7, 0.6}, {40.0, 0.9}}; /* (lambda, mu) */
   static double geo[NE * NS * 3], geo_b[NE * NS * 3], coef[NE * 26], coef_b[NE * 26];
   static double A_ref[NE * NA], S[NE * NA], b_ref[NE * ND], b_abs[NE * ND], A[NE * NA], b[NE * ND],
-      Af[NA], x_basix[NS * 3];
+      F[NE * NA];
   test_rng rng = {206};
   int compared = 0;
+  char what[160];
   for (int affine = 0; affine < 2; affine++)
     for (int p = 0; p < 2; p++) {
       make_hexes(affine, geo, &rng);
@@ -144,26 +177,11 @@ int main(void) {
         TEST_FAIL("reference: %s", feint_last_error());
         continue;
       }
-      /* the reference against FFCx */
-      for (int e = 0; e < NE; e++) {
-        for (int n = 0; n < NS; n++)
-          for (int a = 0; a < 3; a++)
-            x_basix[basix_of_feint[n] * 3 + a] = geo[(e * NS + n) * 3 + a];
-        memset(Af, 0, sizeof Af);
-        ffcx(Af, lame[p], x_basix);
-        for (int r = 0; r < NS; r++)
-          for (int s = 0; s < NS; s++)
-            for (int i = 0; i < 3; i++)
-              for (int j = 0; j < 3; j++) {
-                const int at = e * NA + (3 * r + i) * ND + 3 * s + j;
-                const double f = Af[(3 * basix_of_feint[r] + i) * ND + 3 * basix_of_feint[s] + j];
-                if (!test_close(A_ref[at], f, 2 * (n_terms + 16), S[at], 1.0))
-                  TEST_FAIL("%s hexes, lambda %g mu %g: reference entry (%d,%d) of element %d = "
-                            "%.17g, FFCx %.17g",
-                            affine ? "affine" : "general", lame[p][0], lame[p][1], 3 * r + i,
-                            3 * s + j, e, A_ref[at], f);
-              }
-      }
+      ffcx_matrices(ffcx, geo, lame[p], F);
+      /* the reference against FFCx (not counted below) */
+      snprintf(what, sizeof what, "reference, %s hexes, lambda %g mu %g",
+               affine ? "affine" : "general", lame[p][0], lame[p][1]);
+      compare(what, FEINT_LAYOUT_NATURAL, A_ref, F, S, n_terms);
       /* every variant the mesh kind admits, every output layout */
       feint_layout_convert(NE, NS * 3, FEINT_LAYOUT_NATURAL, geo, FEINT_LAYOUT_BLOCKED, geo_b);
       feint_layout_convert(NE, (size_t)nc, FEINT_LAYOUT_NATURAL, coef, FEINT_LAYOUT_BLOCKED,
@@ -186,25 +204,10 @@ int main(void) {
                       feint_last_error());
             continue;
           }
-          for (int e = 0; e < NE; e++) {
-            for (int n = 0; n < NS; n++)
-              for (int a = 0; a < 3; a++)
-                x_basix[basix_of_feint[n] * 3 + a] = geo[(e * NS + n) * 3 + a];
-            memset(Af, 0, sizeof Af);
-            ffcx(Af, lame[p], x_basix);
-            for (int r = 0; r < ND; r++)
-              for (int s = 0; s < ND; s++) {
-                const double f = Af[(3 * basix_of_feint[r / 3] + r % 3) * ND +
-                                    3 * basix_of_feint[s / 3] + s % 3];
-                const double x = entry((feint_layout)lo, A, e, r, s);
-                compared++;
-                if (!test_close(x, f, 2 * (n_terms + 16), S[e * NA + r * ND + s], 1.0))
-                  TEST_FAIL("%s %s, %s hexes, lambda %g mu %g: entry (%d,%d) of element %d = "
-                            "%.17g, FFCx %.17g",
-                            vi.name, feint_layout_name((feint_layout)lo),
-                            affine ? "affine" : "general", lame[p][0], lame[p][1], r, s, e, x, f);
-              }
-          }
+          snprintf(what, sizeof what, "%s %s, %s hexes, lambda %g mu %g", vi.name,
+                   feint_layout_name((feint_layout)lo), affine ? "affine" : "general", lame[p][0],
+                   lame[p][1]);
+          compared += compare(what, (feint_layout)lo, A, F, S, n_terms);
         }
       }
     }
