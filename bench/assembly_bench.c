@@ -42,11 +42,6 @@
 #include "feint_perfmodel.h"
 #include "perfmodel_cli.h" /* perfmodel_result_open */
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* Serial reference: per-element matrices of chunks of the mesh, scattered
  * here with a binary search per entry (dof N_C v + c); ref and abs sums. */
 static void reference(const feint_mesh *m, feint_problem pb, const double *coef, size_t nc,
@@ -212,16 +207,17 @@ int main(int argc, char **argv) {
             bad += !(fabs(b[i] - ref_b[i]) <= 64 * DBL_EPSILON * abs_b[i]);
           const int pass = status == 0 && bad == 0;
           any_fail |= !pass;
-          qsort(t, reps, 8, cmp_double), qsort(bw, reps, 8, cmp_double), qsort(fl, reps, 8, cmp_double);
+          const double s_min = perfmodel_min(t, reps), s_med = perfmodel_median(t, reps);
+          const double bw_med = perfmodel_median(bw, reps), fl_med = perfmodel_median(fl, reps);
           const double ne = (double)m.num_elem;
-          const double tmin = t[0] / ne * 1e9, tmed = t[reps / 2] / ne * 1e9;
+          const double tmin = s_min / ne * 1e9, tmed = s_med / ne * 1e9;
           const double tcpu = cpu_min / thread_list[ti] / ne * 1e9; /* per element and thread */
           double bound_ns = 0;
           feint_pm_bound which = FEINT_PM_BOUND_MEMORY;
-          feint_pm_predict(pc.bytes_compulsory, pc.flops, bw[reps / 2], fl[reps / 2], &bound_ns, &which);
+          feint_pm_predict(pc.bytes_compulsory, pc.flops, bw_med, fl_med, &bound_ns, &which);
           bound_ns /= ne; /* totals over the mesh -> per element */
           const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
-          const double gbs = (double)pc.bytes_compulsory / (t[0] * 1e9);
+          const double gbs = (double)pc.bytes_compulsory / (s_min * 1e9);
           printf("%-16s %-7s %-9s %-6s %3d %10zu %9.2f %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %s\n",
                  name, order, st ? "atomics" : "colouring", pos, thread_list[ti], m.num_elem, tmin,
                  tmed, tcpu, bound_ns, feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
@@ -232,8 +228,8 @@ int main(int argc, char **argv) {
             fprintf(out, "%s,%s,%s,%s,%d,%zu,%zu,%zu,%zu,%d,%.4f,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
                     name, order, st ? "atomics" : "colouring", pos, thread_list[ti], m.num_elem,
                     m.num_vertices, A.nnz, ncol, reps, tmin, tmed, tcpu,
-                    (double)pc.bytes_compulsory / ne, (double)pc.flops / ne, bw[reps / 2],
-                    fl[reps / 2], bound_ns, feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");
+                    (double)pc.bytes_compulsory / ne, (double)pc.flops / ne, bw_med,
+                    fl_med, bound_ns, feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");
           fflush(stdout);
           free(t), free(bw), free(fl);
         }

@@ -90,12 +90,6 @@ static void require_device_run(const char *what) {
   }
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static double *alloc_doubles(size_t n) {
   const size_t bytes = (n * sizeof(double) + 63) / 64 * 64 + 64;
   double *p = aligned_alloc(64, bytes);
@@ -111,24 +105,6 @@ static double *alloc_doubles(size_t n) {
 static void parallel_fill(double *p, size_t n, double v) {
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < n; i++) p[i] = v;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n) {
-  double s[MAX_REPS];
-  memcpy(s, v, (size_t)n * sizeof(double));
-  qsort(s, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
-
-static double vmin(const double *v, int n) {
-  double m = v[0];
-  for (int i = 1; i < n; i++) m = v[i] < m ? v[i] : m;
-  return m;
 }
 
 static double vmax(const double *v, int n) {
@@ -369,10 +345,10 @@ static feint_layout layout_in_of(feint_layout lout) {
 }
 
 static void report(const case_data *cd, const result *r) {
-  const double ns_min = feint_pm_ns_per_elem(vmin(r->t, r->reps), (double)cd->num_elem);
-  const double ns_med = feint_pm_ns_per_elem(median(r->t, r->reps), (double)cd->num_elem);
+  const double ns_min = feint_pm_ns_per_elem(perfmodel_min(r->t, r->reps), (double)cd->num_elem);
+  const double ns_med = feint_pm_ns_per_elem(perfmodel_median(r->t, r->reps), (double)cd->num_elem);
   const double ns_max = feint_pm_ns_per_elem(vmax(r->t, r->reps), (double)cd->num_elem);
-  const double triad = median(r->gbs, r->reps), fma = median(r->gflops, r->reps);
+  const double triad = perfmodel_median(r->gbs, r->reps), fma = perfmodel_median(r->gflops, r->reps);
   double bound_ns;
   feint_pm_bound bound;
   feint_pm_predict(r->bytes, r->flops, triad, fma, &bound_ns, &bound);
@@ -405,9 +381,9 @@ static void report(const case_data *cd, const result *r) {
 static int time_row(const options *o, const probe *p, const case_data *cd, result *r,
                     const feint_integrate_desc *desc, const double *geo, const double *coef,
                     double *A, double *b, int on_device) {
-  double t0 = now_s();
+  double t0 = perfmodel_now_s();
   const feint_status st = feint_integrate(desc, cd->num_elem, geo, coef, A, b);
-  const double t_first = now_s() - t0;
+  const double t_first = perfmodel_now_s() - t0;
   if (st != FEINT_SUCCESS) {
     fprintf(stderr, "feint_bench: %s\n", feint_last_error());
     any_fail = 1;
@@ -422,9 +398,9 @@ static int time_row(const options *o, const probe *p, const case_data *cd, resul
     /* likwid counts per thread: start/stop the region in every thread */
 #pragma omp parallel
     FEINT_MARKER_START(r->variant);
-    t0 = now_s(); /* feint_integrate returns after a target region completes */
+    t0 = perfmodel_now_s(); /* feint_integrate returns after a target region completes */
     feint_integrate(desc, cd->num_elem, geo, coef, A, b);
-    r->t[i] = now_s() - t0;
+    r->t[i] = perfmodel_now_s() - t0;
 #pragma omp parallel
     FEINT_MARKER_STOP(r->variant);
     if (on_device) require_device_run(r->variant);
@@ -503,8 +479,8 @@ static void run_config(const options *o, const probe *p, case_data *cd, int v, f
   if (time_row(o, p, cd, &r, &desc, cd->geo[mesh][lin], cd->coef[lin], cd->A, cd->b, 0)) return;
   r.pass = validate(cd, mesh, l) == 0;
   report(cd, &r);
-  *ns_min = feint_pm_ns_per_elem(vmin(r.t, r.reps), (double)cd->num_elem);
-  *ns_med = feint_pm_ns_per_elem(median(r.t, r.reps), (double)cd->num_elem);
+  *ns_min = feint_pm_ns_per_elem(perfmodel_min(r.t, r.reps), (double)cd->num_elem);
+  *ns_med = feint_pm_ns_per_elem(perfmodel_median(r.t, r.reps), (double)cd->num_elem);
 }
 
 /* The regression guards of one host case: natural / blocked time per variant

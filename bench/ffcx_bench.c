@@ -67,33 +67,12 @@ static const int basix_of_feint[NS] = {0, 1, 3, 2, 4, 5, 7, 6};
     exit(1);                                                                                       \
   } while (0)
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 static double *alloc_doubles(size_t n) {
   double *p = aligned_alloc(64, (n * sizeof(double) + 63) / 64 * 64);
   if (!p)
     DIE("feint_bench_ffcx: cannot allocate %zu MB", (n * sizeof(double)) >> 20);
   memset(p, 0, n * sizeof(double)); /* first touch before timing */
   return p;
-}
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-static double median(const double *v, int n) {
-  double s[MAX_REPS];
-  memcpy(s, v, (size_t)n * sizeof(double));
-  qsort(s, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-}
-static double vmin(const double *v, int n) {
-  double m = v[0];
-  for (int i = 1; i < n; i++)
-    m = v[i] < m ? v[i] : m;
-  return m;
 }
 /* uniform in [-1, 1), from a 64-bit hash of (element, node, coordinate) */
 static double jitter(uint64_t k) {
@@ -157,10 +136,10 @@ static void make_geometry(size_t n, double *geo, double *geo_basix) {
 
 static double time_feint(const feint_integrate_desc *d, size_t n, const double *geo,
                          const double *coef, double *A, double *b) {
-  const double t0 = now_s();
+  const double t0 = perfmodel_now_s();
   if (feint_integrate(d, n, geo, coef, A, b))
     DIE("feint_integrate: %s", feint_last_error());
-  return now_s() - t0;
+  return perfmodel_now_s() - t0;
 }
 
 /* FFCx as DOLFINx calls it: A^e zeroed, then tabulate_tensor adds into it.
@@ -169,13 +148,13 @@ static double time_ffcx(ufcx_tabulate_tensor_float64 *tab, size_t n, const doubl
                         int in_l1, double *sink) {
   static const double c[2] = {LAMBDA, MU};
   _Alignas(64) double buf[NA];
-  const double t0 = now_s();
+  const double t0 = perfmodel_now_s();
   for (size_t e = 0; e < n; e++) {
     double *Ae = in_l1 ? buf : A + e * NA;
     memset(Ae, 0, sizeof buf);
     tab(Ae, NULL, c, X + e * NS * 3, NULL, NULL);
   }
-  const double t = now_s() - t0;
+  const double t = perfmodel_now_s() - t0;
   *sink += in_l1 ? buf[NA - 1] : A[(n - 1) * NA];
   return t;
 }
@@ -349,7 +328,7 @@ int main(int argc, char **argv) {
       fma[rep] = feint_pm_gflops(feint_pm_fma_flops(fma_iters, 1), t_fma);
     }
   }
-  const double triad_med = median(triad, reps), fma_med = median(fma, reps);
+  const double triad_med = perfmodel_median(triad, reps), fma_med = perfmodel_median(fma, reps);
 
   char path[512] = "";
   FILE *out = csv ? perfmodel_result_open(csv, "ffcx", FEINT_GIT_HASH, FEINT_BUILD_FLAGS,
@@ -367,9 +346,9 @@ int main(int argc, char **argv) {
     fprintf(out, "row,ns_min,ns_med,bound_ns,pct_min,pct_med,ffcx_over_row_min\n");
   double ffcx_best = INFINITY; /* the fastest FFCx "to memory" row, min */
   for (int k = 0; k < nk; k++)
-    ffcx_best = fmin(ffcx_best, vmin(rows[NF + 2 * k].ns, reps));
+    ffcx_best = fmin(ffcx_best, perfmodel_min(rows[NF + 2 * k].ns, reps));
   for (int r = 0; r < nrows; r++) {
-    const double mn = vmin(rows[r].ns, reps), md = median(rows[r].ns, reps);
+    const double mn = perfmodel_min(rows[r].ns, reps), md = perfmodel_median(rows[r].ns, reps);
     double bound_ns = NAN;
     if (r < NF) {
       feint_pm_bound which;

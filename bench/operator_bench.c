@@ -42,11 +42,6 @@
 #include "feint_perfmodel.h"
 #include "perfmodel_cli.h" /* perfmodel_result_open */
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* s_i = sum_e sum_s |A^e_rs x_s|, m_i = products per row, from the
  * variant's element matrices (64 Ki elements at a time). */
 static int abs_row_sums(const feint_mesh *m, const feint_integrate_desc *d, const double *coef,
@@ -209,20 +204,21 @@ int main(int argc, char **argv) {
                      (qp ? 2 * (cnt[i] + 40) * DBL_EPSILON * 8 * s[i] : 2 * cnt[i] * DBL_EPSILON * s[i]));
           const int pass = status == 0 && bad == 0;
           any_fail |= !pass;
-          qsort(t, reps, 8, cmp_double), qsort(bw, reps, 8, cmp_double), qsort(fl, reps, 8, cmp_double);
+          const double s_min = perfmodel_min(t, reps), s_med = perfmodel_median(t, reps);
+          const double bw_med = perfmodel_median(bw, reps), fl_med = perfmodel_median(fl, reps);
           const double ne = (double)m.num_elem;
-          const double tmin = t[0] / ne * 1e9, tmed = t[reps / 2] / ne * 1e9;
+          const double tmin = s_min / ne * 1e9, tmed = s_med / ne * 1e9;
           double bound_ns = 0;
           feint_pm_bound which = FEINT_PM_BOUND_MEMORY;
           /* the bench meshes are unperturbed: every hex8 cell is affine, and
            * QPOINT stores one G per cell there */
           pc.bytes_compulsory -= pc.bytes_affine_saving;
-          feint_pm_predict(pc.bytes_compulsory, pc.flops, bw[reps / 2], fl[reps / 2], &bound_ns,
+          feint_pm_predict(pc.bytes_compulsory, pc.flops, bw_med, fl_med, &bound_ns,
                            &which);
           bound_ns /= ne;
           const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
-          const double gbs = (double)pc.bytes_compulsory / (t[0] * 1e9);
-          const double mdofs = (double)n / t[0] * 1e-6;
+          const double gbs = (double)pc.bytes_compulsory / (s_min * 1e9);
+          const double mdofs = (double)n / s_min * 1e-6;
           const char *sname = form == FEINT_OPERATOR_ASSEMBLED ? "-" : strat ? "atomics" : "colouring";
           printf("%-13s %-11s %-9s %3d %9zu %9.2f %9.2f %8.1f %9.2f %8s %6.1f%% %6.1f %s\n", name,
                  form_names[form], sname, thread_list[ti], m.num_elem, tmin, tmed, mdofs, bound_ns,
@@ -235,7 +231,7 @@ int main(int argc, char **argv) {
                     "%s,%s,%s,%d,%d,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
                     name, form_names[form], sname, (int)var, thread_list[ti], m.num_elem, n, A.nnz,
                     reps, tmin, tmed, mdofs, (double)pc.bytes_compulsory / ne,
-                    (double)pc.flops / ne, bw[reps / 2], fl[reps / 2], bound_ns,
+                    (double)pc.flops / ne, bw_med, fl_med, bound_ns,
                     feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");
           fflush(stdout);
           free(t), free(bw), free(fl);

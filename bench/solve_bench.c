@@ -45,20 +45,6 @@ static double exact(const double x[3]) {
   return sin(PI * x[0]) * sin(PI * x[1]) * sin(PI * x[2]) + x[0] + 2 * x[1] + 3 * x[2];
 }
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-static double vmin(const double *v, int n) {
-  double m = v[0];
-  for (int i = 1; i < n; i++) m = v[i] < m ? v[i] : m;
-  return m;
-}
-
 #define DIE(...)                    \
   do {                              \
     fprintf(stderr, __VA_ARGS__);   \
@@ -210,7 +196,7 @@ int main(int argc, char **argv) {
   printf("%-24s %10s %10s   (seconds, %d runs)\n", "phase", "min", "median", reps);
   double tot_min = 0, tot_med = 0;
   for (int k = 0; k < PHASES; k++) {
-    const double mn = vmin(t[k], reps), md = median(t[k], reps);
+    const double mn = perfmodel_min(t[k], reps), md = perfmodel_median(t[k], reps);
     if (k != SOLVE_CG) tot_min += mn, tot_med += md;
     printf("%-24s %10.4f %10.4f\n", phase_name[k], mn, md);
     if (out) fprintf(out, "phase,%s,%zu,%d,%.6f,%.6f\n", phase_name[k], n, reps, mn, md);
@@ -248,8 +234,8 @@ int main(int argc, char **argv) {
           if (st != FEINT_ERR_NOT_CONVERGED) DIE("timed solve: %s", feint_last_error());
         }
       }
-      const double tmin = (vmin(tks[1], ireps) - vmin(tks[0], ireps)) / (double)(k2 - k1);
-      const double tmed = (median(tks[1], ireps) - median(tks[0], ireps)) / (double)(k2 - k1);
+      const double tmin = (perfmodel_min(tks[1], ireps) - perfmodel_min(tks[0], ireps)) / (double)(k2 - k1);
+      const double tmed = (perfmodel_median(tks[1], ireps) - perfmodel_median(tks[0], ireps)) / (double)(k2 - k1);
       if (!(tmin > 0) || !(tmed > 0)) {
         printf("%-14s %-6s   noise: %d vs %d iterations gave no positive difference (min %.3g s, "
                "median %.3g s); rerun on a quieter machine\n",
@@ -257,7 +243,7 @@ int main(int argc, char **argv) {
                (int)k2, (int)k1, tmin * (double)(k2 - k1), tmed * (double)(k2 - k1));
         continue;
       }
-      const double gbs = median(bw, 2 * ireps);
+      const double gbs = perfmodel_median(bw, 2 * ireps);
       const double bound_s = (double)cc.bytes / (gbs * 1e9);
       const double ns_min = 1e9 * tmin / (double)n, ns_med = 1e9 * tmed / (double)n;
       const double bound_ns = 1e9 * bound_s / (double)n;

@@ -1,6 +1,7 @@
 /* bench_common.c - what every bench shares (feint_bench, feint_bench_assembly,
- * feint_bench_operator, feint_bench_solve): which CPU a run measured, the
- * result file it writes, and the length of the FMA probe it interleaves.
+ * feint_bench_operator, feint_bench_solve, feint_bench_ffcx): which CPU a run
+ * measured, the result file it writes, the length of the FMA probe it
+ * interleaves, and the clock, minimum and median of its timings.
  *
  * The CPU: its model name (/proc/cpuinfo), the microarchitecture the
  * compiler resolves for -march=native on it (asked of $FEINT_NATIVE_CC, else
@@ -179,4 +180,34 @@ size_t perfmodel_fma_iters(double seconds) {
     if (t > seconds || iters > (1u << 30)) return iters;
     iters *= 2;
   }
+}
+
+double perfmodel_now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int perfmodel_cmp_double(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double perfmodel_median(const double *v, int n) {
+  double small[64], *s = n <= 64 ? small : malloc((size_t)n * sizeof *s);
+  if (s == NULL) { /* no room for a sorted copy: sort nothing, say so */
+    fprintf(stderr, "perfmodel_median: cannot allocate %d doubles\n", n);
+    exit(2);
+  }
+  memcpy(s, v, (size_t)n * sizeof *s);
+  qsort(s, (size_t)n, sizeof *s, perfmodel_cmp_double);
+  const double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  if (s != small) free(s);
+  return m;
+}
+
+double perfmodel_min(const double *v, int n) {
+  double m = v[0];
+  for (int i = 1; i < n; i++) m = v[i] < m ? v[i] : m;
+  return m;
 }

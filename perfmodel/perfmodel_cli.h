@@ -64,6 +64,11 @@ int perfmodel_result_path(char *out, size_t n, const char *dir, const char *plat
                           const char *build_arch);
 /* "# cpu_model: ...", "# native_arch: ...", "# cores: ...", "# logical_cpus: ..." */
 void perfmodel_cpu_header(FILE *f, const perfmodel_cpu *id);
+/* Small helpers every bench shares (bench_common.c). */
+double perfmodel_now_s(void);                            /* CLOCK_MONOTONIC, seconds */
+int perfmodel_cmp_double(const void *a, const void *b);  /* qsort: ascending */
+double perfmodel_median(const double *v, int n);         /* of v[0..n-1], n >= 1; v unchanged */
+double perfmodel_min(const double *v, int n);            /* of v[0..n-1], n >= 1 */
 /* A bench's result file, opened for writing: csv "auto" names it
  * bench/results/<bench>/<platform>_<date>-<HHMM>_<build arch>.csv (this
  * CPU, `threads` threads), any other csv is the path itself (path[n] gets
