@@ -172,11 +172,24 @@ FEINT_INLINE double feint_update_b(int pb, int q, const double coef[FEINT_MAX_CO
  * (2, once per point), mu vol g_r.g_s (1), per entry 2 mul + 2 add (36) and
  * 3 diagonal additions: 18 + 5 + 1 + 36 + 3 = 63 flops as written
  * (elasticity_qp the same, lambda_q and mu_q read per point).
+ * `fused` (a literal of the calling variant) picks the evaluation order of
+ * an elasticity entry, not its flops: 1 writes it as one expression,
+ * lambda vol P + (mu vol Q + A), which FP_CONTRACT turns into two FMAs into
+ * the accumulator; 0 adds the point's term t = lambda vol P + mu vol Q
+ * after computing it.  The variants choose by measurement (Zen 1, AVX2,
+ * 2026-11-26, feint_bench, 2 threads, interleaved, min ns per element of
+ * fused against unfused): SSQ fused everywhere (hex8 1.12-1.32x faster,
+ * prism6 1.10-1.12x, tet4 1.01-1.05x); QSS fused for prism6 (1.01-1.07x)
+ * and hex8 (1.13-1.40x), where the unfused form made the compiler compute
+ * and spill every block's terms, then add them in a second pass (two
+ * 256-bit stores per entry and point), but unfused for tet4 (three
+ * alternated pairs: unfused 1-7% faster on 6 of its 8 QSS rows); SQS
+ * unfused (fused was 1.2-1.5x slower on a first try; not analysed).
  * poisson_kappa: vol kappa_q (1, once per point), g_r . g_s (5), 1 mul +
  * 1 add: 7 flops per entry as written. */
 FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
                                      double vol, const double psi_r[4], const double psi_s[4],
-                                     double *Ars, int ld) {
+                                     double *Ars, int ld, int fused) {
   if (pb == FEINT_POISSON_KAPPA) {
     const double kv = vol * feint_coef_at(coef, FEINT_KAPPA_RECORD * q);
     Ars[0] += kv * (psi_r[1] * psi_s[1] + psi_r[2] * psi_s[2] + psi_r[3] * psi_s[3]);
@@ -194,8 +207,14 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
   for (int i = 0; i < 3; i++)
     FEINT_UNROLL
     for (int j = 0; j < 3; j++) {
-      const double t = lv * (psi_r[1 + i] * psi_s[1 + j]) + mv * (psi_r[1 + j] * psi_s[1 + i]);
-      Ars[i * ld + j] += i == j ? t + mgg : t;
+      const double P = psi_r[1 + i] * psi_s[1 + j], Q = psi_r[1 + j] * psi_s[1 + i];
+      if (fused) { /* one expression: two FMAs into the accumulator */
+        const double a = i == j ? Ars[i * ld + j] + mgg : Ars[i * ld + j];
+        Ars[i * ld + j] = lv * P + (mv * Q + a);
+      } else { /* the point's term first, then one addition */
+        const double t = lv * P + mv * Q;
+        Ars[i * ld + j] += i == j ? t + mgg : t;
+      }
     }
 }
 

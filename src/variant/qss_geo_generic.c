@@ -35,7 +35,8 @@ FEINT_INLINE void qss_geo_generic_element(const int et, const int pb, const doub
     for (int r = 0; r < ns; r++) {
       FEINT_UNROLL
       for (int s = 0; s < ns; s++)
-        feint_update_block(pb, q, &coef, vol, psi[r], psi[s], &Ae[nc * r][nc * s], FEINT_MAX_DOFS);
+        feint_update_block(pb, q, &coef, vol, psi[r], psi[s], &Ae[nc * r][nc * s], FEINT_MAX_DOFS,
+                           ns > 4); /* fused: not on tet4 (physics.h) */
       feint_update_load(pb, q, &coef, vol, psi[r], &be[nc * r]);
     }
   }

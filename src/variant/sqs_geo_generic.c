@@ -32,7 +32,7 @@ FEINT_INLINE void sqs_geo_generic_element(const int et, const int pb, const doub
       for (int n = 0; n < ns; n++) feint_shape_psi(et, q, n, Jinv, psi[n]);
       FEINT_UNROLL
       for (int s = 0; s < ns; s++)
-        feint_update_block(pb, q, &coef, vol, psi[r], psi[s], &Arow[0][nc * s], FEINT_MAX_DOFS);
+        feint_update_block(pb, q, &coef, vol, psi[r], psi[s], &Arow[0][nc * s], FEINT_MAX_DOFS, 0);
       feint_update_load(pb, q, &coef, vol, psi[r], br);
     }
     FEINT_UNROLL

@@ -34,7 +34,8 @@ FEINT_INLINE void sqs_geo_linear_element(const int et, const int pb, const doubl
       const double vol = det * feint_elem_qwt(et, q);
       FEINT_UNROLL
       for (int s = 0; s < ns; s++)
-        feint_update_block(pb, q, &coef, vol, psi[q][r], psi[q][s], &Arow[0][nc * s], FEINT_MAX_DOFS);
+        feint_update_block(pb, q, &coef, vol, psi[q][r], psi[q][s], &Arow[0][nc * s], FEINT_MAX_DOFS,
+                           0); /* unfused (physics.h) */
       feint_update_load(pb, q, &coef, vol, psi[q][r], br);
     }
     FEINT_UNROLL
