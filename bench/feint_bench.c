@@ -348,7 +348,8 @@ static void report(const case_data *cd, const result *r) {
   const double ns_min = feint_pm_ns_per_elem(perfmodel_min(r->t, r->reps), (double)cd->num_elem);
   const double ns_med = feint_pm_ns_per_elem(perfmodel_median(r->t, r->reps), (double)cd->num_elem);
   const double ns_max = feint_pm_ns_per_elem(vmax(r->t, r->reps), (double)cd->num_elem);
-  const double triad = perfmodel_median(r->gbs, r->reps), fma = perfmodel_median(r->gflops, r->reps);
+  const double triad = perfmodel_median(r->gbs, r->reps);
+  const double fma = perfmodel_median(r->gflops, r->reps);
   double bound_ns;
   feint_pm_bound bound;
   feint_pm_predict(r->bytes, r->flops, triad, fma, &bound_ns, &bound);

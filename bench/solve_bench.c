@@ -234,13 +234,14 @@ int main(int argc, char **argv) {
           if (st != FEINT_ERR_NOT_CONVERGED) DIE("timed solve: %s", feint_last_error());
         }
       }
-      const double tmin = (perfmodel_min(tks[1], ireps) - perfmodel_min(tks[0], ireps)) / (double)(k2 - k1);
-      const double tmed = (perfmodel_median(tks[1], ireps) - perfmodel_median(tks[0], ireps)) / (double)(k2 - k1);
+      const double dk = (double)(k2 - k1);
+      const double tmin = (perfmodel_min(tks[1], ireps) - perfmodel_min(tks[0], ireps)) / dk;
+      const double tmed = (perfmodel_median(tks[1], ireps) - perfmodel_median(tks[0], ireps)) / dk;
       if (!(tmin > 0) || !(tmed > 0)) {
         printf("%-14s %-6s   noise: %d vs %d iterations gave no positive difference (min %.3g s, "
                "median %.3g s); rerun on a quieter machine\n",
                s == FEINT_SOLVER_CG ? "CG" : "pipelined CG", pc == FEINT_PC_JACOBI ? "Jacobi" : "none",
-               (int)k2, (int)k1, tmin * (double)(k2 - k1), tmed * (double)(k2 - k1));
+               (int)k2, (int)k1, tmin * dk, tmed * dk);
         continue;
       }
       const double gbs = perfmodel_median(bw, 2 * ireps);

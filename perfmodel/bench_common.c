@@ -188,19 +188,19 @@ double perfmodel_now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int perfmodel_cmp_double(const void *a, const void *b) {
+static int cmp_double(const void *a, const void *b) {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
 double perfmodel_median(const double *v, int n) {
   double small[64], *s = n <= 64 ? small : malloc((size_t)n * sizeof *s);
-  if (s == NULL) { /* no room for a sorted copy: sort nothing, say so */
+  if (s == NULL) {
     fprintf(stderr, "perfmodel_median: cannot allocate %d doubles\n", n);
     exit(2);
   }
   memcpy(s, v, (size_t)n * sizeof *s);
-  qsort(s, (size_t)n, sizeof *s, perfmodel_cmp_double);
+  qsort(s, (size_t)n, sizeof *s, cmp_double);
   const double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
   if (s != small) free(s);
   return m;

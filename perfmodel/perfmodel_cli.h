@@ -66,21 +66,20 @@ int perfmodel_result_path(char *out, size_t n, const char *dir, const char *plat
 void perfmodel_cpu_header(FILE *f, const perfmodel_cpu *id);
 /* Small helpers every bench shares (bench_common.c). */
 double perfmodel_now_s(void);                            /* CLOCK_MONOTONIC, seconds */
-int perfmodel_cmp_double(const void *a, const void *b);  /* qsort: ascending */
 double perfmodel_median(const double *v, int n);         /* of v[0..n-1], n >= 1; v unchanged */
 double perfmodel_min(const double *v, int n);            /* of v[0..n-1], n >= 1 */
-/* A bench's result file, opened for writing: csv "auto" names it
- * bench/results/<bench>/<platform>_<date>-<HHMM>_<build arch>.csv (this
- * CPU, `threads` threads), any other csv is the path itself (path[n] gets
- * the name either way).  Starts with "# key: value" lines: bench, platform,
- * date, git, flags, build_arch, threads and the CPU's (perfmodel_cpu_header).
- * NULL (message on stderr) if it cannot be written. */
 /* Iterations of the peak-FMA probe (feint_pm_time_fma) for a run of at
  * least `seconds` on this machine: doubled until the fastest of 3 trials
  * takes that long, so that one preempted trial (a loaded machine) or the
  * first parallel region's thread start-up cannot stop the calibration at a
  * probe too short to time, whose rate would then collapse under load. */
 size_t perfmodel_fma_iters(double seconds);
+/* A bench's result file, opened for writing: csv "auto" names it
+ * bench/results/<bench>/<platform>_<date>-<HHMM>_<build arch>.csv (this
+ * CPU, `threads` threads), any other csv is the path itself (path[n] gets
+ * the name either way).  Starts with "# key: value" lines: bench, platform,
+ * date, git, flags, build_arch, threads and the CPU's (perfmodel_cpu_header).
+ * NULL (message on stderr) if it cannot be written. */
 FILE *perfmodel_result_open(const char *csv, const char *bench, const char *git,
                             const char *build_flags, const char *build_arch, int threads,
                             char *path, size_t n);
