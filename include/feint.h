@@ -118,6 +118,12 @@
  *                2x2x2 Gauss rule (+-1/sqrt3, weights 1, degree 3 in each
  *                variable), point q = i + 2j + 4k at (g_i, g_j, g_k),
  *                g_0 = -1/sqrt3, g_1 = +1/sqrt3 (x fastest).
+ *
+ * Alignment: the arrays need only the alignment of a double (malloc's is
+ * enough); clang builds write A_e and b_e with streaming stores whatever
+ * their alignment.
+ * 64-byte aligned natural outputs whose rows are whole cache lines
+ * (N * N a multiple of 8) skip one copy through L1.
  */
 #ifndef FEINT_H
 #define FEINT_H

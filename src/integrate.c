@@ -236,9 +236,9 @@ feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout 
         for (int k = 0; k < n; k += 4) {
           const int kt = k + 4 <= n ? k : n - 4; /* the last tile may overlap */
           if (to_blocked)
-            feint_tile4_transpose(s, 1, n, t, (int)B, 1, g, kt, 0);
+            feint_tile4_transpose(s, 1, n, t, (int)B, 1, g, kt);
           else
-            feint_tile4_transpose(s, (int)B, 1, t, 1, n, g, kt, 0);
+            feint_tile4_transpose(s, (int)B, 1, t, 1, n, g, kt);
         }
       continue;
     }

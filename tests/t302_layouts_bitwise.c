@@ -4,8 +4,11 @@
  * as bytes after conversion to the natural layout, NaN or -0.0 included),
  * and packed output (symmetric problems) is bitwise the upper triangle of
  * the natural one (b_e bitwise equal),
- * on a mesh whose last block is partial, with streaming (aligned) and plain
- * (unaligned) output stores, and with and without the validation pass.
+ * on a mesh whose last block is partial, with the outputs 64-byte aligned
+ * (natural rows of whole cache lines leave line by line) and 8, 16 (malloc's
+ * alignment) and 32 bytes past that (through the L1 buffer, with plain
+ * stores up to the first 32-byte boundary), and with and without the
+ * validation pass (the aligned runs trusted, the others validated).
  * Correctness against the reference is t301's; this test catches a
  * transposition that is wrong in a way round-off tolerances could hide. */
 #include "variant_fixture.h"
@@ -13,7 +16,7 @@
 static void run_case(feint_element el, feint_problem pb) {
   fixture f;
   fixture_setup(&f, el, pb);
-  double *A_out = fixture_alloc(f.padded * f.na + 1), *b_out = fixture_alloc(f.padded * f.nb + 1);
+  double *A_out = fixture_alloc(f.padded * f.na + 4), *b_out = fixture_alloc(f.padded * f.nb + 4);
   double *A_first = fixture_alloc(f.num_elem * f.na), *b_first = fixture_alloc(f.num_elem * f.nb);
   for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
     feint_variant_info vi;
@@ -22,7 +25,9 @@ static void run_case(feint_element el, feint_problem pb) {
     int first = 1;
     for (int lin = 0; lin < FEINT_LAYOUT_COUNT; lin++)
       for (int lout = 0; lout < FEINT_LAYOUT_COUNT; lout++)
-        for (int shift = 0; shift < 2; shift++) { /* 0: aligned (streaming), 1: unaligned */
+        for (int s = 0; s < 4; s++) {
+          static const int shifts[4] = {0, 1, 2, 4}; /* doubles past a 64-byte boundary */
+          const int shift = shifts[s];
           if (!fixture_layouts_ok(&f, lin, lout)) continue;
           const unsigned flags = shift ? 0u : FEINT_FLAG_TRUST_GEOMETRY;
           double *A = A_out + shift, *b = b_out + shift;
@@ -45,11 +50,11 @@ static void run_case(feint_element el, feint_problem pb) {
               if (bad == SIZE_MAX && memcmp(b + e * n, b_first + e * n, n * sizeof(double)))
                 bad = np;
               if (bad != SIZE_MAX) {
-                TEST_FAIL("%s/%s %s in=%s out=packed%s: element %zu packed entry %zu differs "
-                          "bitwise from the upper triangle of in=natural out=natural",
+                TEST_FAIL("%s/%s %s in=%s out=packed at +%d bytes%s: element %zu packed entry "
+                          "%zu differs bitwise from the upper triangle of in=natural out=natural",
                           f.ei.name, feint_problem_name(pb), vi.name,
-                          feint_layout_name((feint_layout)lin), shift ? " unaligned, validated" : "",
-                          e, bad);
+                          feint_layout_name((feint_layout)lin), 8 * shift,
+                          shift ? ", validated" : "", e, bad);
                 break;
               }
             }
@@ -67,11 +72,11 @@ static void run_case(feint_element el, feint_problem pb) {
             const int same_A = !memcmp(A_first + e * f.na, f.A_nat + e * f.na, f.na * sizeof(double));
             const int same_b = !memcmp(b_first + e * f.nb, f.b_nat + e * f.nb, f.nb * sizeof(double));
             if (!same_A || !same_b) {
-              TEST_FAIL("%s/%s %s in=%s out=%s%s: element %zu (block %zu, lane %zu): %s differs "
-                        "bitwise from in=natural out=natural",
+              TEST_FAIL("%s/%s %s in=%s out=%s at +%d bytes%s: element %zu (block %zu, lane %zu): "
+                        "%s differs bitwise from in=natural out=natural",
                         f.ei.name, feint_problem_name(pb), vi.name,
                         feint_layout_name((feint_layout)lin), feint_layout_name((feint_layout)lout),
-                        shift ? " unaligned, validated" : "", e, e / FEINT_BLOCK_LEN,
+                        8 * shift, shift ? ", validated" : "", e, e / FEINT_BLOCK_LEN,
                         e % FEINT_BLOCK_LEN, same_A ? "b_e" : "A_e");
               break;
             }

@@ -15,13 +15,15 @@
  *    it as one contiguous copy with nontemporal (streaming) stores where the
  *    compiler offers them, so the output costs no read-for-ownership and the
  *    traffic is the model's compulsory bytes; a natural destination gets it
- *    transposed back the same way, the tiles streamed straight to memory
- *    when its rows (size a multiple of 4) are 32-byte aligned, else through
- *    a second buffer and the streaming copy.
+ *    transposed back the same way, streamed straight to memory one whole
+ *    cache line at a time when its rows are whole lines (size a multiple of
+ *    8, 64-byte aligned), else through a second buffer and the streaming
+ *    copy.
  *
  * The last, partial block is copied first, with lanes past the end filled
- * by a copy of lane 0 (they compute on a valid element and are discarded).  Everything is driven by `size` (entries per element), so a
- * new element or output format needs nothing here.
+ * by a copy of lane 0 (they compute on a valid element and are discarded).
+ * Everything is driven by `size` (entries per element), so a new element or
+ * output format needs nothing here.
  */
 #ifndef FEINT_KERNEL_BLOCK_IO_H
 #define FEINT_KERNEL_BLOCK_IO_H
@@ -54,9 +56,6 @@ typedef double feint_v4d_u __attribute__((vector_size(32), aligned(8)));
 #define FEINT_HAVE_STREAM_STORE 0
 #endif
 
-/* 1 if p is aligned for streaming stores. */
-static inline int feint_stream_aligned(const void *p) { return ((uintptr_t)p & 31u) == 0; }
-
 /* Lane offset and entry stride of an array with `size` entries per element
  * in a layout: entry k of lane l of a block chunk is at l * lane + k * entry. */
 FEINT_INLINE int feint_lane_offset(int layout, int size) {
@@ -67,15 +66,12 @@ FEINT_INLINE int feint_entry_stride(int layout) {
 }
 
 /* One 4 x 4 tile of a block transposition: lanes g..g+3, entries k..k+3,
- * dst[k' * dk + l * dl] = src[k' * sk + l * sl], where one of the two orders
- * is natural (lane stride size, entry stride 1) and the other blocked (lane
- * stride 1, entry stride B).  4 contiguous loads along the source's unit
- * stride, the transpose in registers, 4 contiguous stores along the
- * destination's; with `stream` the stores are nontemporal (the destination
- * rows 32-byte aligned). */
+ * c[j] = the 4 values that go to the destination's unit-stride row j, where
+ * one of the two orders is natural (lane stride size, entry stride 1) and
+ * the other blocked (lane stride 1, entry stride B).  4 contiguous loads
+ * along the source's unit stride, the transpose in registers. */
 #if FEINT_HAVE_V4D
-FEINT_INLINE void feint_tile4_transpose(const double *src, int sk, int sl, double *dst, int dk,
-                                        int dl, int g, int k, int stream) {
+FEINT_INLINE void feint_tile4(const double *src, int sk, int sl, int g, int k, feint_v4d c[4]) {
   const int s_unit_is_entry = sk == 1; /* natural source: rows are lanes */
   feint_v4d r[4];
   FEINT_UNROLL
@@ -85,69 +81,87 @@ FEINT_INLINE void feint_tile4_transpose(const double *src, int sk, int sl, doubl
   const feint_v4d t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
   const feint_v4d t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6);
   const feint_v4d t3 = __builtin_shufflevector(r[2], r[3], 1, 5, 3, 7);
-  const feint_v4d c[4] = {__builtin_shufflevector(t0, t2, 0, 1, 4, 5),
-                          __builtin_shufflevector(t1, t3, 0, 1, 4, 5),
-                          __builtin_shufflevector(t0, t2, 2, 3, 6, 7),
-                          __builtin_shufflevector(t1, t3, 2, 3, 6, 7)}; /* c[j][i] = r[i][j] */
+  c[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5); /* c[j][i] = r[i][j] */
+  c[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+  c[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+  c[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
+/* The tile stored: dst[k' * dk + l * dl] = src[k' * sk + l * sl] for its
+ * 16 values, 4 contiguous stores along the destination's unit stride. */
+FEINT_INLINE void feint_tile4_transpose(const double *src, int sk, int sl, double *dst, int dk,
+                                        int dl, int g, int k) {
+  feint_v4d c[4];
+  feint_tile4(src, sk, sl, g, k, c);
   FEINT_UNROLL
-  for (int j = 0; j < 4; j++) {
-    double *p = s_unit_is_entry ? dst + (k + j) * dk + g : dst + (g + j) * dl + k;
-#if FEINT_HAVE_STREAM_STORE
-    if (stream) {
-      __builtin_nontemporal_store(c[j], (feint_v4d *)p);
-      continue;
-    }
-#endif
-    *(feint_v4d_u *)p = c[j];
-  }
-  (void)stream;
+  for (int j = 0; j < 4; j++)
+    *(feint_v4d_u *)(sk == 1 ? dst + (k + j) * dk + g : dst + (g + j) * dl + k) = c[j];
 }
 #endif
 
 /* Transpose one block chunk (B lanes x size entries, orders as above) by
  * 4 x 4 tiles; a size that is not a multiple of 4 ends with a tile
- * overlapping the previous one (it rewrites the same values, so it is not
- * used with `stream`).  `size` is a compile-time constant in the kernels
- * (the loops unroll); feint_layout_convert has its own loop for a run-time
- * size. */
-FEINT_INLINE void feint_block_transpose_st(const double *src, int sk, int sl, double *dst, int dk,
-                                           int dl, int size, int stream) {
+ * overlapping the previous one (it rewrites the same values).  `size` is a
+ * compile-time constant in the kernels (the loops unroll);
+ * feint_layout_convert has its own loop for a run-time size. */
+FEINT_INLINE void feint_block_transpose(const double *src, int sk, int sl, double *dst, int dk,
+                                        int dl, int size) {
 #if FEINT_HAVE_V4D
   if (size >= 4) {
     FEINT_UNROLL
     for (int g = 0; g < FEINT_B; g += 4)
       FEINT_UNROLL
       for (int t = 0; t < (size + 3) / 4; t++)
-        feint_tile4_transpose(src, sk, sl, dst, dk, dl, g, 4 * t + 4 <= size ? 4 * t : size - 4,
-                              stream);
+        feint_tile4_transpose(src, sk, sl, dst, dk, dl, g, 4 * t + 4 <= size ? 4 * t : size - 4);
     return;
   }
 #endif
-  (void)stream;
   for (int l = 0; l < FEINT_B; l++)
     for (int k = 0; k < size; k++) dst[k * dk + l * dl] = src[k * sk + l * sl];
 }
 
-FEINT_INLINE void feint_block_transpose(const double *src, int sk, int sl, double *dst, int dk,
-                                        int dl, int size) {
-  feint_block_transpose_st(src, sk, sl, dst, dk, dl, size, 0);
-}
-
-/* Copy len doubles (a multiple of 4) from an L1 buffer to dst, with
- * streaming stores if `stream` (dst 32-byte aligned). */
-FEINT_INLINE void feint_block_store(double *dst, const double *buf, int len, int stream) {
-#if FEINT_HAVE_STREAM_STORE
-  if (stream) {
-    for (int i = 0; i < len; i += 4) {
-      const feint_v4d v = *(const feint_v4d_u *)(buf + i);
-      __builtin_nontemporal_store(v, (feint_v4d *)(dst + i));
+/* A full block from the blocked buffer buf to a natural destination chunk
+ * whose rows are whole 64-byte lines (size a multiple of 8, chunk 64-byte
+ * aligned), with streaming stores, cache line by cache line: two tiles
+ * (lanes g..g+3, entries k..k+7) are transposed in registers, then each
+ * lane's line is written by two back-to-back stores.  A line whose halves
+ * leave in different tiles, with the other rows' stores between them, is a
+ * partial line to the write-combining buffers and to memory: storing tile
+ * by tile measured 3 times slower than this with 2 threads on a Zen 1 (and
+ * than the plain blocked copy, which this matches), and up to 1.4 times
+ * slower with 1 thread (576 entries per element). */
+#if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
+FEINT_INLINE void feint_block_stream_natural(const double *buf, double *chunk, int size) {
+  FEINT_UNROLL
+  for (int g = 0; g < FEINT_B; g += 4)
+    FEINT_UNROLL
+    for (int k = 0; k < size; k += 8) {
+      feint_v4d lo[4], hi[4];
+      feint_tile4(buf, FEINT_B, 1, g, k, lo);
+      feint_tile4(buf, FEINT_B, 1, g, k + 4, hi);
+      FEINT_UNROLL
+      for (int j = 0; j < 4; j++) {
+        __builtin_nontemporal_store(lo[j], (feint_v4d *)(chunk + (g + j) * size + k));
+        __builtin_nontemporal_store(hi[j], (feint_v4d *)(chunk + (g + j) * size + k + 4));
+      }
     }
-    return;
-  }
-#else
-  (void)stream;
+}
 #endif
-  for (int i = 0; i < len; i++) dst[i] = buf[i];
+
+/* Copy len doubles from an L1 buffer to dst (any 8-byte aligned address),
+ * with streaming stores where the compiler offers them: plain stores up to
+ * dst's first 32-byte boundary and after its last, streaming stores
+ * between.  Only the chunk's first and last cache lines (written partly by
+ * plain stores) cost a read for ownership; a 16-byte aligned array from
+ * malloc streams as well as a 64-byte aligned one. */
+FEINT_INLINE void feint_block_store(double *dst, const double *buf, int len) {
+  int i = 0;
+#if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
+  for (; i < len && ((uintptr_t)(dst + i) & 31u) != 0; i++) dst[i] = buf[i];
+  for (; i + 4 <= len; i += 4)
+    __builtin_nontemporal_store(*(const feint_v4d_u *)(buf + i), (feint_v4d *)(dst + i));
+#endif
+  for (; i < len; i++) dst[i] = buf[i];
 }
 
 /* Entries of the packed upper triangle of an n x n matrix (row i holds
@@ -195,25 +209,27 @@ FEINT_INLINE const double *feint_block_in(int layout, const double *src, int siz
 }
 
 /* Write block `blk` of an output array from buf (the block in the blocked
- * order); only the nvalid lanes are written.  A natural block is transposed
- * into tmp (B * size doubles, 32-byte aligned) first.  `stream`: the
- * destination is 32-byte aligned and streaming stores may be used. */
+ * order); only the nvalid lanes are written.  A natural block whose rows are
+ * not whole cache lines is transposed into tmp (B * size doubles, 32-byte
+ * aligned) first.  A full block leaves with streaming stores. */
 FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk, int nvalid,
-                                  const double *buf, double *tmp, int stream) {
+                                  const double *buf, double *tmp) {
   double *chunk = dst + blk * FEINT_B * (size_t)size;
   const int blocked = layout == FEINT_LAYOUT_BLOCKED;
   if (!blocked) {
-    /* rows of 4k entries stay 32-byte aligned: the tiles stream straight
-     * to memory, else they go through tmp and the streaming copy */
-    if (nvalid == FEINT_B && stream && size % 4 == 0) {
-      feint_block_transpose_st(buf, FEINT_B, 1, chunk, 1, size, size, 1);
+#if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
+    /* rows of whole cache lines stream straight to memory, line by line;
+     * any other row goes through tmp and the sequential streaming copy */
+    if (nvalid == FEINT_B && size % 8 == 0 && ((uintptr_t)chunk & 63) == 0) {
+      feint_block_stream_natural(buf, chunk, size);
       return;
     }
+#endif
     feint_block_transpose(buf, FEINT_B, 1, tmp, 1, size, size);
     buf = tmp;
   }
   if (nvalid == FEINT_B) {
-    feint_block_store(chunk, buf, FEINT_B * size, stream); /* B * size: a multiple of 4 */
+    feint_block_store(chunk, buf, FEINT_B * size);
   } else if (blocked) { /* the last block: its nvalid lanes only */
     for (int k = 0; k < size; k++)
       __builtin_memcpy(chunk + k * FEINT_B, buf + k * FEINT_B, (size_t)nvalid * sizeof(double));

@@ -58,7 +58,6 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
   const int expand = pb == FEINT_ELASTICITY_QP && ka->problem == FEINT_ELASTICITY;
   const size_t num_elem = ka->num_elem;
   const size_t num_blk = (num_elem + FEINT_B - 1) / FEINT_B;
-  const int stream = feint_stream_aligned(ka->A) && feint_stream_aligned(ka->b);
   const int lin = ka->layout_in, lout = ka->layout_out;
   FEINT_OMP(for schedule(static))
   for (size_t blk = 0; blk < num_blk; blk++) {
@@ -88,11 +87,11 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
       /* the upper triangles, compacted in L1, then out as natural rows */
       feint_block_pack_upper(A_buf, nd);
       feint_block_out(FEINT_LAYOUT_NATURAL, ka->A, feint_packed_entries(nd), blk, nvalid, A_buf,
-                      tmp_buf, stream);
+                      tmp_buf);
     } else {
-      feint_block_out(lout, ka->A, nd * nd, blk, nvalid, A_buf, tmp_buf, stream);
+      feint_block_out(lout, ka->A, nd * nd, blk, nvalid, A_buf, tmp_buf);
     }
-    feint_block_out(lout, ka->b, nd, blk, nvalid, b_buf, tmp_buf, stream);
+    feint_block_out(lout, ka->b, nd, blk, nvalid, b_buf, tmp_buf);
   }
 }
 
