@@ -164,6 +164,13 @@ FEINT_INLINE void feint_block_store(double *dst, const double *buf, int len) {
   for (; i < len; i++) dst[i] = buf[i];
 }
 
+/* Ask for the chunk of block `blk` of an array with `size` entries per
+ * element (B * size doubles, either layout) to be brought into the cache. */
+FEINT_INLINE void feint_prefetch_block(const double *src, int size, size_t blk) {
+  const char *p = (const char *)(src + blk * FEINT_B * (size_t)size);
+  for (int i = 0; i < FEINT_B * size * (int)sizeof(double); i += 64) __builtin_prefetch(p + i);
+}
+
 /* Entries of the packed upper triangle of an n x n matrix (row i holds
  * columns i..n-1, rows one after another) and the packed index of (i, i). */
 FEINT_INLINE int feint_packed_entries(int n) { return n * (n + 1) / 2; }
