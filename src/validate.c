@@ -66,13 +66,6 @@ FEINT_INLINE int hex_is_affine(const double x[FEINT_MAX_NODES][3]) {
   return ok;
 }
 
-/* The pass prefetches the chunk of the block this many blocks ahead: the
- * hardware prefetchers alone left its loads and its arithmetic taking
- * turns, the pass at 1.9 times a plain read of the array (tet4, 2 threads,
- * Zen 1), 1.2 times with the prefetch; 2 to 16 blocks ahead measured the
- * same. */
-#define FEINT_SCAN_PREFETCH 4
-
 /* Blocks [blk_lo, blk_hi) of one case; et is a literal at every call, so
  * the Jacobians of all quadrature points unroll (for tetrahedra they
  * coincide and merge).  Each block is read in the blocked order (in place,
@@ -90,8 +83,7 @@ FEINT_INLINE void scan_range(const int et, int layout, size_t blk_lo, size_t blk
     const int nvalid = num_elem - e0 < FEINT_BLOCK_LEN ? (int)(num_elem - e0) : FEINT_BLOCK_LEN;
     double buf[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
     double tmp[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
-    if (blk + FEINT_SCAN_PREFETCH < blk_hi)
-      feint_prefetch_block(geo, size, blk + FEINT_SCAN_PREFETCH);
+    feint_prefetch_ahead(geo, size, blk, blk_hi); /* kernel/block_io.h */
     const double *g = feint_block_in(layout, geo, size, blk, nvalid, buf, tmp);
 #pragma omp simd reduction(min : bad_det, bad_affine, rescale)
     for (int lane = 0; lane < FEINT_BLOCK_LEN; lane++) {

@@ -6,8 +6,9 @@
  * the natural one (b_e bitwise equal),
  * on a mesh whose last block is partial, with the outputs 64-byte aligned
  * (natural rows of whole cache lines leave line by line) and 8, 16 (malloc's
- * alignment) and 32 bytes past that (through the L1 buffer, with plain
- * stores up to the first 32-byte boundary), and with and without the
+ * alignment), 24 and 32 bytes past that (through the L1 buffer and the
+ * streaming copy, whose 8- and 16-byte stores at either end these shifts
+ * all reach), and with and without the
  * validation pass (the aligned runs trusted, the others validated).
  * Correctness against the reference is t301's; this test catches a
  * transposition that is wrong in a way round-off tolerances could hide. */
@@ -25,8 +26,8 @@ static void run_case(feint_element el, feint_problem pb) {
     int first = 1;
     for (int lin = 0; lin < FEINT_LAYOUT_COUNT; lin++)
       for (int lout = 0; lout < FEINT_LAYOUT_COUNT; lout++)
-        for (int s = 0; s < 4; s++) {
-          static const int shifts[4] = {0, 1, 2, 4}; /* doubles past a 64-byte boundary */
+        for (int s = 0; s < 5; s++) {
+          static const int shifts[5] = {0, 1, 2, 3, 4}; /* doubles past a 64-byte boundary */
           const int shift = shifts[s];
           if (!fixture_layouts_ok(&f, lin, lout)) continue;
           const unsigned flags = shift ? 0u : FEINT_FLAG_TRUST_GEOMETRY;

@@ -41,14 +41,6 @@
 #define FEINT_MAX_ENTRIES \
   FEINT_MAX2_(FEINT_MAX2_(3 * FEINT_MAX_NODES, FEINT_MAX_COEFFS), FEINT_MAX_DOFS * FEINT_MAX_DOFS)
 
-/* Each block asks for the inputs of the block this many blocks ahead: the
- * hardware prefetchers alone left the loads and the arithmetic taking turns
- * (tet4 Poisson, 2 threads, Zen 1: 16.2 ns per element blocked, 13.3 with
- * the prefetch, 19.6 -> 16.7 natural; validate.c's pass likewise). */
-#ifndef FEINT_PREFETCH_BLOCKS
-#define FEINT_PREFETCH_BLOCKS 4
-#endif
-
 #define FEINT_CAT_(a, b) a##b
 #define FEINT_CAT(a, b) FEINT_CAT_(a, b)
 #define FEINT_VFN(prefix, suffix) FEINT_CAT(FEINT_CAT(prefix, FEINT_VARIANT_NAME), suffix)
@@ -77,11 +69,8 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     double A_buf[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
     double b_buf[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
     double tmp_buf[FEINT_MAX_ENTRIES * FEINT_B] __attribute__((aligned(64)));
-    if (blk + FEINT_PREFETCH_BLOCKS < num_blk) { /* the inputs of a block ahead */
-      feint_prefetch_block(ka->geometry, geo_size, blk + FEINT_PREFETCH_BLOCKS);
-      if (coef_in_size > 0)
-        feint_prefetch_block(ka->coeffs, coef_in_size, blk + FEINT_PREFETCH_BLOCKS);
-    }
+    feint_prefetch_ahead(ka->geometry, geo_size, blk, num_blk); /* a block ahead's inputs */
+    if (coef_in_size > 0) feint_prefetch_ahead(ka->coeffs, coef_in_size, blk, num_blk);
     const double *geo = feint_block_in(lin, ka->geometry, geo_size, blk, nvalid, geo_buf, tmp_buf);
     const double *coef;
     if (expand) {
