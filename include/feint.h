@@ -122,8 +122,8 @@
  * Alignment: the arrays need only the alignment of a double (malloc's is
  * enough); clang builds write A_e and b_e with streaming stores whatever
  * their alignment.
- * 64-byte aligned natural outputs whose rows are whole cache lines
- * (N * N a multiple of 8) skip one copy through L1.
+ * Natural outputs whose rows span whole cache lines (N * N a multiple of 8)
+ * at a 16-byte aligned address (malloc's) skip one copy through L1.
  */
 #ifndef FEINT_H
 #define FEINT_H

@@ -5,10 +5,11 @@
  * and packed output (symmetric problems) is bitwise the upper triangle of
  * the natural one (b_e bitwise equal),
  * on a mesh whose last block is partial, with the outputs 64-byte aligned
- * (natural rows of whole cache lines leave line by line) and 8, 16 (malloc's
- * alignment), 24 and 32 bytes past that (through the L1 buffer and the
- * streaming copy, whose 8- and 16-byte stores at either end these shifts
- * all reach), and with and without the
+ * and 16 (malloc's alignment), 32 and 48 bytes past that (natural rows
+ * spanning whole cache lines leave line by line, each of the four
+ * alignments its own code) and 8 and 24 bytes past (through the L1 buffer
+ * and the streaming copy, whose 8- and 16-byte stores at either end these
+ * two reach), and with and without the
  * validation pass (the aligned runs trusted, the others validated).
  * Correctness against the reference is t301's; this test catches a
  * transposition that is wrong in a way round-off tolerances could hide. */
@@ -17,7 +18,7 @@
 static void run_case(feint_element el, feint_problem pb) {
   fixture f;
   fixture_setup(&f, el, pb);
-  double *A_out = fixture_alloc(f.padded * f.na + 4), *b_out = fixture_alloc(f.padded * f.nb + 4);
+  double *A_out = fixture_alloc(f.padded * f.na + 6), *b_out = fixture_alloc(f.padded * f.nb + 6);
   double *A_first = fixture_alloc(f.num_elem * f.na), *b_first = fixture_alloc(f.num_elem * f.nb);
   for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
     feint_variant_info vi;
@@ -26,8 +27,8 @@ static void run_case(feint_element el, feint_problem pb) {
     int first = 1;
     for (int lin = 0; lin < FEINT_LAYOUT_COUNT; lin++)
       for (int lout = 0; lout < FEINT_LAYOUT_COUNT; lout++)
-        for (int s = 0; s < 5; s++) {
-          static const int shifts[5] = {0, 1, 2, 3, 4}; /* doubles past a 64-byte boundary */
+        for (int s = 0; s < 6; s++) {
+          static const int shifts[6] = {0, 1, 2, 3, 4, 6}; /* doubles past a 64-byte boundary */
           const int shift = shifts[s];
           if (!fixture_layouts_ok(&f, lin, lout)) continue;
           const unsigned flags = shift ? 0u : FEINT_FLAG_TRUST_GEOMETRY;

@@ -16,9 +16,10 @@
  *    compiler offers them, so the output costs no read-for-ownership and the
  *    traffic is the model's compulsory bytes; a natural destination gets it
  *    transposed back the same way, streamed straight to memory one whole
- *    cache line at a time when its rows are whole lines (size a multiple of
- *    8, 64-byte aligned), else through a second buffer and the streaming
- *    copy.
+ *    cache line at a time when a row spans whole lines (size a multiple of
+ *    8, the chunk 16-byte aligned: 64-byte aligned, or 16, 32 or 48 bytes
+ *    past a line as from malloc), else through a second buffer and the
+ *    streaming copy.
  *
  * The last, partial block is copied first, with lanes past the end filled
  * by a copy of lane 0 (they compute on a valid element and are discarded).
@@ -66,6 +67,8 @@ typedef double feint_v2d_u __attribute__((vector_size(16), aligned(8)));
 FEINT_INLINE void feint_stream2(feint_v2d v, double *p) {
   __builtin_nontemporal_store(v, (feint_v2d *)p);
 }
+FEINT_INLINE feint_v2d feint_lo2(feint_v4d v) { return __builtin_shufflevector(v, v, 0, 1); }
+FEINT_INLINE feint_v2d feint_hi2(feint_v4d v) { return __builtin_shufflevector(v, v, 2, 3); }
 FEINT_INLINE void feint_stream1(const double *src, double *p) {
   long long bits; /* loaded as an integer: a double would get a plain store */
   __builtin_memcpy(&bits, src, sizeof bits);
@@ -163,6 +166,91 @@ FEINT_INLINE void feint_block_stream_natural(const double *buf, double *chunk, i
       }
     }
 }
+
+/* The first line of row j of lanes g..g+3 (entries [0, 8 - o)), at row. */
+FEINT_INLINE void feint_stream_row_head(const double *buf, double *row, int g, int j, int o) {
+  feint_v4d t[4], u[4];
+  feint_tile4(buf, FEINT_B, 1, g, 0, t);
+  if (o == 4) {
+    __builtin_nontemporal_store(t[j], (feint_v4d *)row);
+  } else if (o == 2) {
+    feint_tile4(buf, FEINT_B, 1, g, 4, u);
+    feint_stream2(feint_lo2(t[j]), row);
+    feint_stream2(feint_hi2(t[j]), row + 2);
+    feint_stream2(feint_lo2(u[j]), row + 4);
+  } else {
+    feint_stream2(feint_lo2(t[j]), row);
+  }
+}
+
+/* Rows of whole lines that start o = 2, 4 or 6 doubles past a line (a
+ * 16-byte aligned chunk: malloc's large blocks are 16 bytes past a page):
+ * a row's lines hold its entries [8m - o, 8m - o + 8), and the line a row
+ * shares with the next (its last o entries, the next row's first 8 - o)
+ * is written with both parts back to back, the next row's head right after
+ * a row's tail; only the chunk's first and last lines are shared with the
+ * neighbouring blocks.  o = 4: a line is two whole tile rows (32-byte
+ * stores); o = 2 or 6: the upper half of a tile row, a whole one and the
+ * lower half of a third (16-byte stores), the tiles at s - 2, s + 2 and
+ * s + 6 for the line starting at entry s, the third carried to the next
+ * line.  Through tmp and feint_block_store instead (one more pass through
+ * L1), the default checked call on malloc'd arrays (16 bytes past a line)
+ * took 1.19 times as long as on 64-byte aligned ones (tet4 elasticity,
+ * qss_geo_generic, 2 threads, Zen 1), 1.08 for hex8 elasticity; this way
+ * 0.99 and 0.98. */
+FEINT_INLINE void feint_block_stream_natural_shifted(const double *buf, double *chunk, int size,
+                                                     const int o) {
+  feint_stream_row_head(buf, chunk, 0, 0, o); /* the chunk's first line, partly */
+  FEINT_UNROLL
+  for (int g = 0; g < FEINT_B; g += 4) {
+    double *row = chunk + g * size;
+    feint_v4d t0[4], t1[4], t2[4];
+    if (o == 4) {
+      for (int s = 4; s + 8 <= size; s += 8) {
+        feint_tile4(buf, FEINT_B, 1, g, s, t1);
+        feint_tile4(buf, FEINT_B, 1, g, s + 4, t2);
+        FEINT_UNROLL
+        for (int j = 0; j < 4; j++) {
+          __builtin_nontemporal_store(t1[j], (feint_v4d *)(row + j * size + s));
+          __builtin_nontemporal_store(t2[j], (feint_v4d *)(row + j * size + s + 4));
+        }
+      }
+      feint_tile4(buf, FEINT_B, 1, g, size - 4, t1); /* tails [size - 4, size) */
+    } else {
+      feint_tile4(buf, FEINT_B, 1, g, 6 - o, t0); /* the tile at s - 2, s = 8 - o */
+      for (int s = 8 - o; s + 8 <= size; s += 8) {
+        feint_tile4(buf, FEINT_B, 1, g, s + 2, t1);
+        feint_tile4(buf, FEINT_B, 1, g, s + 6, t2);
+        FEINT_UNROLL
+        for (int j = 0; j < 4; j++) {
+          double *p = row + j * size + s;
+          feint_stream2(feint_hi2(t0[j]), p);
+          feint_stream2(feint_lo2(t1[j]), p + 2);
+          feint_stream2(feint_hi2(t1[j]), p + 4);
+          feint_stream2(feint_lo2(t2[j]), p + 6);
+          t0[j] = t2[j];
+        }
+      }
+      /* t0: the tile at size - o - 2; tails [size - o, size) */
+      if (o == 6) feint_tile4(buf, FEINT_B, 1, g, size - 4, t1);
+    }
+    FEINT_UNROLL
+    for (int j = 0; j < 4; j++) { /* row g + j's tail, then row g + j + 1's head */
+      double *p = row + j * size + size - o;
+      if (o == 4) {
+        __builtin_nontemporal_store(t1[j], (feint_v4d *)p);
+      } else {
+        feint_stream2(feint_hi2(t0[j]), p);
+        if (o == 6) {
+          feint_stream2(feint_lo2(t1[j]), p + 2);
+          feint_stream2(feint_hi2(t1[j]), p + 4);
+        }
+      }
+      if (g + j + 1 < FEINT_B)
+        feint_stream_row_head(buf, p + o, j < 3 ? g : g + 4, j < 3 ? j + 1 : 0, o);
+    }
+  }
+}
 #endif
 
 /* Copy len doubles from an L1 buffer to dst (any 8-byte aligned address),
@@ -252,9 +340,10 @@ FEINT_INLINE const double *feint_block_in(int layout, const double *src, int siz
 }
 
 /* Write block `blk` of an output array from buf (the block in the blocked
- * order); only the nvalid lanes are written.  A natural block whose rows are
- * not whole cache lines is transposed into tmp (B * size doubles, 32-byte
- * aligned) first.  A full block leaves with streaming stores. */
+ * order); only the nvalid lanes are written.  A natural block streams line
+ * by line when its rows span whole lines (size a multiple of 8, the chunk
+ * 16-byte aligned); any other is transposed into tmp (B * size doubles,
+ * 32-byte aligned) first.  A full block leaves with streaming stores. */
 FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk, int nvalid,
                                   const double *buf, double *tmp) {
   double *chunk = dst + blk * FEINT_B * (size_t)size;
@@ -263,9 +352,18 @@ FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk,
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
     /* rows of whole cache lines stream straight to memory, line by line;
      * any other row goes through tmp and the sequential streaming copy */
-    if (nvalid == FEINT_B && size % 8 == 0 && ((uintptr_t)chunk & 63) == 0) {
-      feint_block_stream_natural(buf, chunk, size);
-      return;
+    const int o = (int)(((uintptr_t)chunk & 63) >> 3); /* doubles past a line */
+    if (nvalid == FEINT_B && size % 8 == 0) {
+      if (o == 0) {
+        feint_block_stream_natural(buf, chunk, size);
+        return;
+      }
+      if (o % 2 == 0) {
+        if (o == 2) feint_block_stream_natural_shifted(buf, chunk, size, 2);
+        else if (o == 4) feint_block_stream_natural_shifted(buf, chunk, size, 4);
+        else feint_block_stream_natural_shifted(buf, chunk, size, 6);
+        return;
+      }
     }
 #endif
     feint_block_transpose(buf, FEINT_B, 1, tmp, 1, size, size);
