@@ -104,7 +104,8 @@ GPU_LIB_LINK := -L$(BUILD)/lib -lfeint -Wl,-rpath,$(abspath $(BUILD)/lib)
 # (explicit targets: a prerequisite added by a recipe-less pattern rule would
 #  be ignored, and the programs would link a stale libfeint.so)
 GPU_PROGS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/t*.c)) \
-  $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c)) $(BUILD)/bin/feint_bench
+  $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c)) $(BUILD)/bin/feint_bench \
+  $(BUILD)/bin/feint_bench_operator $(BUILD)/bin/feint_bench_solve
 $(GPU_PROGS): private LIB_STATIC = $(GPU_LIB_LINK)
 $(GPU_PROGS): $(BUILD)/lib/libfeint.so
 endif
@@ -114,8 +115,11 @@ endif # GPU
 # ---- GPU targets (need GPU=sm_XX) ------------------------------------------------
 #   check-gpu-fallback  offload build (GPU=sm_90 unless given; -O1, see below), tests
 #                       run with OMP_TARGET_OFFLOAD=DISABLED: the device code paths on the host
-#   gpu-bundle          dist/feint-gpu-$(GPU): tests + bench + LLVM runtime libs
+#   gpu-bundle          dist/feint-gpu-$(GPU): tests + benches (elements, operator,
+#                       solve; each with --target device) + LLVM runtime libs
 #                       (tools/gpu-bundle.sh) + run-all.sh (tools/gpu-run-all.sh)
+#                       + measure.sh (tools/gpu-measure.sh: one timed lease, from
+#                       the repository root: tests, device and host benches)
 #   gpu-tune            tools/gpu-tune.sh $(GPU): every tuning combination, one bundle
 #   check-gpu-tune-pick the tuning result picker on fake CSVs (no GPU, no GPU= needed)
 #   gpu-ptx-check       the staging buffer is team-shared (.shared) in the PTX
@@ -140,11 +144,13 @@ gpu-require:
 	@test -n "$(GPU)" || { echo "this target needs GPU=sm_XX (e.g. make GPU=sm_90 $(MAKECMDGOALS))"; exit 2; }
 
 gpu-bundle: gpu-require all
-	sh $(FEINT_GPU_MK_DIR)/tools/gpu-bundle.sh dist/feint-gpu-$(GPU) $(TEST_BINS) $(BENCH_BIN)
+	sh $(FEINT_GPU_MK_DIR)/tools/gpu-bundle.sh dist/feint-gpu-$(GPU) $(TEST_BINS) $(BENCH_BIN) \
+	  $(BENCH_OP_BIN) $(BENCH_SOLVE_BIN)
 	cp $(FEINT_GPU_MK_DIR)/tools/gpu-run-all.sh dist/feint-gpu-$(GPU)/run-all.sh
+	cp $(FEINT_GPU_MK_DIR)/tools/gpu-measure.sh dist/feint-gpu-$(GPU)/measure.sh
 	rm -rf dist/feint-gpu-$(GPU)/perfmodel && mkdir -p dist/feint-gpu-$(GPU)/perfmodel
 	cp -r perfmodel/platforms dist/feint-gpu-$(GPU)/perfmodel/
-	chmod 755 dist/feint-gpu-$(GPU)/run-all.sh
+	chmod 755 dist/feint-gpu-$(GPU)/run-all.sh dist/feint-gpu-$(GPU)/measure.sh
 	@echo "gpu-bundle: dist/feint-gpu-$(GPU) ($$(du -sh dist/feint-gpu-$(GPU) | cut -f1)); on the GPU machine: dist/feint-gpu-$(GPU)/run-all.sh OUTDIR"
 
 gpu-tune: gpu-require

@@ -26,8 +26,18 @@
  * on a FAIL.  A case the mesh paths do not integrate yet prints one line
  * saying so.
  *
+ * --target device (offload build, make GPU=sm_XX): the operators are made
+ * for device 0 and must run there (checked: info.target and no host
+ * fallback; without a GPU the bench refuses, exit 3, and never labels host
+ * numbers as device ones).  Each row twice: x and y device-resident
+ * (FEINT_FLAG_DEVICE_POINTERS: nothing moves), then "+xfer" with host x and
+ * y (copied in and out in the call).  The bound's bandwidth is a device
+ * triad over device arrays, interleaved like the host one; no device FMA
+ * probe, so the bound is memory only.  Column thr: 0.
+ *
  * Usage: feint_bench_operator [--cells-tet N] [--cells-hex N] [--reps R]
  *        [--csv FILE] [--case tet4-poisson,hex8-poisson] [--threads T1,T2]
+ *        [--target host|device]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
@@ -72,9 +82,17 @@ static int abs_row_sums(const feint_mesh *m, const feint_integrate_desc *d, cons
   return st;
 }
 
+/* Device triad a = b + 3 c over device arrays (--target device). */
+static double device_triad_s(double *a, const double *b, const double *c, size_t n) {
+  const double t0 = omp_get_wtime();
+#pragma omp target teams distribute parallel for is_device_ptr(a, b, c)
+  for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
+  return omp_get_wtime() - t0;
+}
+
 int main(int argc, char **argv) {
   size_t cells_tet = 88, cells_hex = 160; /* 6 * 88^3 = 4.09 M tets, 160^3 = 4.10 M hexes */
-  int reps = 5, variant_arg = -1;
+  int reps = 5, variant_arg = -1, on_device = 0;
   const char *csv = NULL, *cases = "tet4-poisson,hex8-poisson";
   int thread_list[2] = {omp_get_max_threads(), 1}, nthread_list = omp_get_max_threads() > 1 ? 2 : 1;
   for (int i = 1; i < argc; i++) {
@@ -84,18 +102,31 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--variant") && i + 1 < argc) variant_arg = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!strcmp(argv[i], "--case") && i + 1 < argc) cases = argv[++i];
+    else if (!strcmp(argv[i], "--target") && i + 1 < argc && !strcmp(argv[i + 1], "device"))
+      on_device = 1, i++;
+    else if (!strcmp(argv[i], "--target") && i + 1 < argc && !strcmp(argv[i + 1], "host")) i++;
     else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
       nthread_list = sscanf(argv[++i], "%d,%d", &thread_list[0], &thread_list[1]);
       if (nthread_list < 1) nthread_list = 1;
     } else {
       fprintf(stderr,
               "usage: %s [--cells-tet N] [--cells-hex N] [--reps R] [--variant V] [--csv FILE] "
-              "[--case list] [--threads T1,T2]\n",
+              "[--case list] [--threads T1,T2] [--target host|device]\n",
               argv[0]);
       return 2;
     }
   }
   if (reps < 1) reps = 1;
+  if (on_device) {
+    int ndev = 0;
+    feint_device_count(&ndev);
+    if (!feint_offload_built() || ndev < 1) {
+      fprintf(stderr, "feint_bench_operator: --target device needs %s; refusing to run\n",
+              !feint_offload_built() ? "an offload build (make GPU=sm_XX)" : "a GPU");
+      return 3;
+    }
+    thread_list[0] = omp_get_max_threads(), nthread_list = 1; /* host threads: set-up only */
+  }
   /* "--csv auto" (make bench): bench/results/operator/<platform>_<date>-<HHMM>_<arch>.csv,
    * headed by the CPU, build and threads (perfmodel/bench_common.c) */
   char csv_path[512];
@@ -108,9 +139,10 @@ int main(int argc, char **argv) {
     fprintf(out, "case,form,strategy,variant,threads,num_elem,num_dofs,nnz,reps,min_ns,median_ns,"
                  "mdofs,bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,"
                  "pct_of_bound,status\n");
-  printf("feint_bench_operator: feint %s, %d threads max, y = A x with host arrays, kernel time "
+  printf("feint_bench_operator: feint %s, %d threads max, y = A x %s, kernel time "
          "(trusted geometry)\n",
-         FEINT_VERSION_STRING, omp_get_max_threads());
+         FEINT_VERSION_STRING, omp_get_max_threads(),
+         on_device ? "on device 0 (device-resident x, y; +xfer: host x, y)" : "with host arrays");
   printf("%-13s %-11s %-9s %3s %9s %9s %9s %8s %9s %8s %7s %6s %s\n", "case", "form", "strategy",
          "thr", "elements", "min ns/e", "med ns/e", "MDoF/s", "bound ns", "binds", "%bound",
          "GB/s", "status");
@@ -118,6 +150,14 @@ int main(int argc, char **argv) {
   double *ta = aligned_alloc(64, tn * 8), *tb = aligned_alloc(64, tn * 8), *tc = aligned_alloc(64, tn * 8);
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < tn; i++) ta[i] = 0, tb[i] = 1, tc[i] = 2;
+  double *dta = NULL, *dtb = NULL, *dtc = NULL; /* --target device: the triad's device arrays */
+  if (on_device && (feint_device_alloc(0, tn * 8, (void **)&dta) || feint_device_alloc(0, tn * 8, (void **)&dtb) ||
+                    feint_device_alloc(0, tn * 8, (void **)&dtc) || feint_device_copy_to(0, dta, ta, tn * 8) ||
+                    feint_device_copy_to(0, dtb, tb, tn * 8) || feint_device_copy_to(0, dtc, tc, tn * 8))) {
+    fprintf(stderr, "feint_bench_operator: device triad arrays: %s\n", feint_last_error());
+    return 2;
+  }
+  if (on_device) device_triad_s(dta, dtb, dtc, tn); /* warm-up: the first launch loads the image */
   const size_t fma_iters = perfmodel_fma_iters(0.02); /* >= 20 ms per probe (perfmodel/bench_common.c) */
   int any_fail = 0;
   static const feint_element els[2] = {FEINT_TET4, FEINT_HEX8};
@@ -142,7 +182,8 @@ int main(int argc, char **argv) {
     double *coef = malloc(m.num_elem * nc * 8);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < m.num_elem * nc; i++) coef[i] = 1.0;
-    const feint_integrate_desc d = {el, pb, var, 0, 0, FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
+    const feint_integrate_desc d = {el, pb, var, 0, 0, FEINT_FLAG_TRUST_GEOMETRY,
+                                    on_device ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST, 0};
     const size_t n = m.num_vertices;
     double *x = malloc(n * 8), *y = malloc(n * 8), *yref = malloc(n * 8);
     double *s = malloc(n * 8), *cnt = malloc(n * 8);
@@ -152,9 +193,16 @@ int main(int argc, char **argv) {
     feint_assembly *plan;
     int st = feint_csr_create(&m, 1, &A);
     if (!st) st = feint_assembly_create(&m, &plan);
-    if (!st) st = feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A, y);
+    feint_integrate_desc dh = d;
+    dh.target = FEINT_TARGET_HOST; /* the reference is the host's */
+    if (!st) st = feint_assemble(&dh, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A, y);
     if (!st) st = feint_csr_spmv(&A, x, yref, FEINT_TARGET_HOST, 0, 0);
-    if (!st) st = abs_row_sums(&m, &d, coef, nc, x, s, cnt);
+    if (!st) st = abs_row_sums(&m, &dh, coef, nc, x, s, cnt);
+    double *dx = NULL, *dy = NULL; /* --target device: x and y on the device */
+    if (!st && on_device && (feint_device_alloc(0, n * 8, (void **)&dx) ||
+                             feint_device_alloc(0, n * 8, (void **)&dy) ||
+                             feint_device_copy_to(0, dx, x, n * 8)))
+      st = FEINT_ERR_DEVICE;
     if (st) {
       printf("%-13s not measured: %s\n", name, feint_last_error());
       feint_csr_destroy(&A);
@@ -182,22 +230,41 @@ int main(int argc, char **argv) {
          * chain's absolute terms on these unperturbed cubes and 6-tet
          * cubes are at most 8 x the |A^e_rs x_s| of a row) */
         const int qp = form == FEINT_OPERATOR_QPOINT;
-        for (int ti = 0; ti < nthread_list; ti++) {
-          omp_set_num_threads(thread_list[ti]);
+        feint_operator_info oi;
+        feint_operator_get_info(op, &oi);
+        if (on_device && (oi.target != FEINT_TARGET_DEVICE || oi.host_fallback)) {
+          printf("%-13s %s FAIL: the operator did not go to the device\n", name, form_names[form]);
+          any_fail = 1;
+          feint_operator_destroy(op);
+          continue;
+        }
+        /* host: one row per thread count; device: device-resident x, y, then +xfer */
+        for (int ti = 0; ti < (on_device ? 2 : nthread_list); ti++) {
+          const int xfer = on_device && ti == 1;
+          const double *xa = on_device && !xfer ? dx : x;
+          double *ya = on_device && !xfer ? dy : y;
+          const unsigned aflags = on_device && !xfer ? FEINT_FLAG_DEVICE_POINTERS : 0;
+          omp_set_num_threads(thread_list[on_device ? 0 : ti]);
           feint_pm_operator_counts pc;
           feint_pm_operator_counts_get(el, pb, var, (feint_operator_form)form,
                                        (feint_assemble_strategy)strat, m.num_elem, n, A.nnz, &pc);
           double *t = malloc(reps * 8), *bw = malloc(reps * 8), *fl = malloc(reps * 8);
-          int status = feint_operator_apply(op, x, y, 0);
+          int status = feint_operator_apply(op, xa, ya, aflags);
           for (int r = 0; r < reps && status == 0; r++) {
-            bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
-            int nthr = 1;
-            const double tf = feint_pm_time_fma(fma_iters, &nthr);
-            fl[r] = feint_pm_gflops(feint_pm_fma_flops(fma_iters, nthr), tf);
+            if (on_device) {
+              bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), device_triad_s(dta, dtb, dtc, tn));
+              fl[r] = INFINITY; /* no device FMA probe: memory-only bound */
+            } else {
+              bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
+              int nthr = 1;
+              const double tf = feint_pm_time_fma(fma_iters, &nthr);
+              fl[r] = feint_pm_gflops(feint_pm_fma_flops(fma_iters, nthr), tf);
+            }
             const double t0 = omp_get_wtime();
-            status = feint_operator_apply(op, x, y, 0);
+            status = feint_operator_apply(op, xa, ya, aflags);
             t[r] = omp_get_wtime() - t0;
           }
+          if (status == 0 && aflags && feint_device_copy_from(0, y, dy, n * 8)) status = FEINT_ERR_DEVICE;
           size_t bad = 0;
           for (size_t i = 0; i < n; i++)
             bad += !(fabs(y[i] - yref[i]) <=
@@ -219,9 +286,13 @@ int main(int argc, char **argv) {
           const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
           const double gbs = (double)pc.bytes_compulsory / (s_min * 1e9);
           const double mdofs = (double)n / s_min * 1e-6;
-          const char *sname = form == FEINT_OPERATOR_ASSEMBLED ? "-" : strat ? "atomics" : "colouring";
+          char sname[24];
+          snprintf(sname, sizeof sname, "%s%s",
+                   form == FEINT_OPERATOR_ASSEMBLED ? "-" : strat ? "atomics" : "colouring",
+                   xfer ? "+xfer" : "");
+          const int thr_shown = on_device ? 0 : thread_list[ti];
           printf("%-13s %-11s %-9s %3d %9zu %9.2f %9.2f %8.1f %9.2f %8s %6.1f%% %6.1f %s\n", name,
-                 form_names[form], sname, thread_list[ti], m.num_elem, tmin, tmed, mdofs, bound_ns,
+                 form_names[form], sname, thr_shown, m.num_elem, tmin, tmed, mdofs, bound_ns,
                  feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
           if (!pass)
             printf("  FAIL: status %d (%s), %zu entries off the reference\n", status,
@@ -229,7 +300,7 @@ int main(int argc, char **argv) {
           if (out)
             fprintf(out,
                     "%s,%s,%s,%d,%d,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
-                    name, form_names[form], sname, (int)var, thread_list[ti], m.num_elem, n, A.nnz,
+                    name, form_names[form], sname, (int)var, thr_shown, m.num_elem, n, A.nnz,
                     reps, tmin, tmed, mdofs, (double)pc.bytes_compulsory / ne,
                     (double)pc.flops / ne, bw_med, fl_med, bound_ns,
                     feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");
@@ -239,6 +310,8 @@ int main(int argc, char **argv) {
         feint_operator_destroy(op);
       }
     feint_csr_destroy(&A);
+    if (dx) feint_device_free(0, dx);
+    if (dy) feint_device_free(0, dy);
     free(coef), free(x), free(y), free(yref), free(s), free(cnt);
     feint_mesh_destroy(&m);
   }
@@ -246,6 +319,7 @@ int main(int argc, char **argv) {
     fclose(out);
     printf("# results written to %s\n", csv_path);
   }
+  if (dta) feint_device_free(0, dta), feint_device_free(0, dtb), feint_device_free(0, dtc);
   free(ta), free(tb), free(tc);
   return any_fail;
 }

@@ -19,11 +19,16 @@
  *    of two solves of K1 and K2 iterations over K2 - K1 (set-up, the
  *    initial residual and the final copies cancel); min and median over the
  *    repetitions.
- * Host only (the device rows need a GPU: the same code with an operator
- * made for FEINT_TARGET_DEVICE).
- * Usage: feint_bench_solve [--cells N | --clmax C | --msh FILE] [--reps R]
- *        [--csv FILE] [--quick] (--quick: unstructured at clmax 0.05, 1 rep,
- *        for smoke tests) */
+ * --box N: feint_mesh_box_create's N^3-cell box of 6 N^3 tets instead of
+ * a Gmsh mesh (no gmsh needed: the GPU machine has none); phase 1's "read"
+ * is then the box's generation.
+ * --target device (offload build): the operator is made for device 0 and
+ * must run there (checked: no host fallback; without a GPU the bench refuses,
+ * exit 3); the solver then keeps every vector on the device (feint_solve),
+ * and the bound's bandwidth is a device triad over device arrays.
+ * Usage: feint_bench_solve [--cells N | --clmax C | --msh FILE | --box N]
+ *        [--reps R] [--csv FILE] [--quick] [--target host|device]
+ *        (--quick: unstructured at clmax 0.05, 1 rep, for smoke tests) */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <omp.h>
@@ -61,6 +66,16 @@ typedef struct {
   size_t nbc;
 } problem;
 
+static feint_target g_target = FEINT_TARGET_HOST; /* --target */
+
+/* Device triad a = b + 3 c over device arrays (--target device). */
+static double device_triad_s(double *a, const double *b, const double *c, size_t n) {
+  const double t0 = omp_get_wtime();
+#pragma omp target teams distribute parallel for is_device_ptr(a, b, c)
+  for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
+  return omp_get_wtime() - t0;
+}
+
 static void setup(problem *p) {
   feint_element_info ei;
   feint_element_get_info(FEINT_TET4, &ei);
@@ -77,10 +92,13 @@ static void setup(problem *p) {
   if (feint_mesh_face_vertices(&p->m, -1, &p->nbc, &p->bc)) DIE("faces: %s", feint_last_error());
   p->g = malloc(p->nbc * sizeof(double));
   for (size_t k = 0; k < p->nbc; k++) p->g[k] = exact(p->m.coords + 3 * p->bc[k]);
-  const feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 0, 0, 0, 0, 0};
+  const feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 0, 0, 0, g_target, 0};
   if (feint_operator_create(&d, FEINT_OPERATOR_ASSEMBLED, FEINT_ASSEMBLE_COLOURING, &p->m, p->f,
                             p->nbc, p->bc, &p->op))
     DIE("operator: %s", feint_last_error());
+  feint_operator_info oi;
+  feint_operator_get_info(p->op, &oi);
+  if (oi.target != g_target || oi.host_fallback) DIE("operator: not on the target asked for");
   p->b = malloc(p->m.num_vertices * sizeof(double));
   if (feint_operator_rhs(p->op, p->g, p->b)) DIE("rhs: %s", feint_last_error());
 }
@@ -93,7 +111,7 @@ static void problem_free(problem *p) {
 
 int main(int argc, char **argv) {
   double clmax = 0; /* 0: structured, `cells` per edge */
-  int reps = 3, quick = 0, cells = 100;
+  int reps = 3, quick = 0, cells = 100, box = 0;
   const char *msh = NULL, *csv = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--clmax") && i + 1 < argc) clmax = atof(argv[++i]);
@@ -102,20 +120,38 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!strcmp(argv[i], "--quick")) quick = 1, clmax = 0.05, reps = 1;
+    else if (!strcmp(argv[i], "--box") && i + 1 < argc) box = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--target") && i + 1 < argc && !strcmp(argv[i + 1], "device"))
+      g_target = FEINT_TARGET_DEVICE, i++;
+    else if (!strcmp(argv[i], "--target") && i + 1 < argc && !strcmp(argv[i + 1], "host")) i++;
     else {
       fprintf(stderr,
-              "usage: %s [--cells N | --clmax C | --msh FILE] [--reps R] [--csv FILE] [--quick]\n",
+              "usage: %s [--cells N | --clmax C | --msh FILE | --box N] [--reps R] [--csv FILE] "
+              "[--quick] [--target host|device]\n",
               argv[0]);
       return 2;
     }
   }
   if (reps < 1) reps = 1;
   if (!(clmax > 0) && (cells < 1 || cells > 1000)) DIE("--cells must be in 1..1000");
+  if (box < 0 || box > 1000) DIE("--box must be in 1..1000");
+  if (g_target == FEINT_TARGET_DEVICE) {
+    int ndev = 0;
+    feint_device_count(&ndev);
+    if (!feint_offload_built() || ndev < 1) {
+      fprintf(stderr, "feint_bench_solve: --target device needs %s; refusing to run\n",
+              !feint_offload_built() ? "an offload build (make GPU=sm_XX)" : "a GPU");
+      return 3;
+    }
+  }
   char dir[64] = "", path_msh[128], path_vtu[128], cmd[1024];
   snprintf(dir, sizeof dir, "/tmp/feint_bench_solve_XXXXXX");
   if (!mkdtemp(dir)) DIE("mkdtemp failed");
   snprintf(path_vtu, sizeof path_vtu, "%s/solution.vtu", dir);
-  if (!msh) {
+  if (box) {
+    snprintf(path_msh, sizeof path_msh, "box %d^3 cells (feint_mesh_box_create)", box);
+    msh = path_msh;
+  } else if (!msh) {
     snprintf(path_msh, sizeof path_msh, "%s/box.msh", dir);
     if (clmax > 0)
       snprintf(cmd, sizeof cmd,
@@ -155,7 +191,8 @@ int main(int argc, char **argv) {
     memset(&p, 0, sizeof p);
     double t0 = omp_get_wtime();
     size_t fixed;
-    if (feint_mesh_read_msh(msh, &p.m) || feint_mesh_orient(&p.m, &fixed))
+    if (box ? feint_mesh_box_create(FEINT_TET4, box, box, box, FEINT_PERTURB_NONE, 0.0, 1, &p.m)
+            : feint_mesh_read_msh(msh, &p.m) || feint_mesh_orient(&p.m, &fixed))
       DIE("read: %s", feint_last_error());
     t[READ][r] = omp_get_wtime() - t0;
     t0 = omp_get_wtime();
@@ -189,10 +226,11 @@ int main(int argc, char **argv) {
     nnz = A.nnz;
     feint_csr_destroy(&A);
   }
-  printf("feint_bench_solve: feint %s, %d threads; %s: %zu unknowns, %zu tets, %zu nonzeros; "
+  printf("feint_bench_solve: feint %s, %d threads, %s; %s: %zu unknowns, %zu tets, %zu nonzeros; "
          "Jacobi CG to 1e-8: pipelined %zu iterations, CG %zu\n",
-         FEINT_VERSION_STRING, omp_get_max_threads(), msh, n, p.m.num_elem, nnz, iters[0],
-         iters[1]);
+         FEINT_VERSION_STRING, omp_get_max_threads(),
+         g_target == FEINT_TARGET_DEVICE ? "operator and vectors on device 0" : "host", msh, n,
+         p.m.num_elem, nnz, iters[0], iters[1]);
   printf("%-24s %10s %10s   (seconds, %d runs)\n", "phase", "min", "median", reps);
   double tot_min = 0, tot_med = 0;
   for (int k = 0; k < PHASES; k++) {
@@ -210,6 +248,14 @@ int main(int argc, char **argv) {
          *tc = aligned_alloc(64, tn * 8);
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < tn; i++) ta[i] = 0, tb[i] = 1, tc[i] = 2;
+  double *dta = NULL, *dtb = NULL, *dtc = NULL; /* --target device: the triad's device arrays */
+  if (g_target == FEINT_TARGET_DEVICE) {
+    if (feint_device_alloc(0, tn * 8, (void **)&dta) || feint_device_alloc(0, tn * 8, (void **)&dtb) ||
+        feint_device_alloc(0, tn * 8, (void **)&dtc) || feint_device_copy_to(0, dta, ta, tn * 8) ||
+        feint_device_copy_to(0, dtb, tb, tn * 8) || feint_device_copy_to(0, dtc, tc, tn * 8))
+      DIE("device triad arrays: %s", feint_last_error());
+    device_triad_s(dta, dtb, dtc, tn); /* warm-up */
+  }
   const int ireps = quick ? 2 : 5;
   const size_t k1 = quick ? 4 : 10, k2 = quick ? 12 : 50;
   printf("\n%-14s %-6s %12s %12s %12s %8s %8s %7s %7s\n", "solver", "pc", "min ns/it/dof",
@@ -225,7 +271,9 @@ int main(int argc, char **argv) {
       feint_pm_cg_counts_get((feint_solver)s, (feint_pc)pc, n, nnz, &cc);
       for (int r = 0; r < ireps; r++) {
         for (int j = 0; j < 2; j++) {
-          bw[2 * r + j] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
+          bw[2 * r + j] = feint_pm_gbs(feint_pm_triad_bytes(tn),
+                                       dta ? device_triad_s(dta, dtb, dtc, tn)
+                                           : feint_pm_time_triad(ta, tb, tc, tn));
           memset(u, 0, n * sizeof(double));
           const feint_solve_desc sd = {(feint_solver)s, (feint_pc)pc, 1e-300, j ? k2 : k1, NULL};
           const double t0 = omp_get_wtime();
@@ -263,6 +311,7 @@ int main(int argc, char **argv) {
          k2, k1, k2 - k1);
   printf("(bound = bytes of one iteration [perfmodel/solve.c: vector passes + SpMV, compulsory] / "
          "median STREAM triad GB/s measured before each timed solve)\n");
+  if (dta) feint_device_free(0, dta), feint_device_free(0, dtb), feint_device_free(0, dtc);
   free(u), free(ta), free(tb), free(tc);
   for (int k = 0; k < PHASES; k++) free(t[k]);
   problem_free(&p);
