@@ -18,7 +18,17 @@
 #   systems (e.g. Ubuntu 22.04, glibc 2.35) the bundle carries Debian's glibc in
 #   lib/glibc (~3 MiB) and run.sh then starts the program through that ld.so.
 # Usage: tools/gpu-bundle.sh OUTDIR BINARY...
+#   Stubs: libLLVM NEEDs libz3 (the static analyzer's solver) and, through
+#   libxml2 -> libicuuc, libicudata (ICU's data, 30 MiB); the offload runtime
+#   calls neither, but the loader must find them, and their real files cost
+#   14 MiB of the 64 MiB a GPU lease carries.  Each library named in
+#   FEINT_BUNDLE_STUBS is replaced by a stub with the same soname that defines
+#   exactly the symbols the bundled files import from it (functions that print
+#   the name and abort; data as zero-filled objects), so loading succeeds
+#   (also under BIND_NOW, as libicuuc is linked) and a call, should one ever
+#   happen, fails loudly instead of silently.
 # Env:   LLVM19_LIB (default /usr/lib/llvm-19/lib), FEINT_BUNDLE_MAX_MIB (default 60),
+#        FEINT_BUNDLE_STUBS (default "libz3.so.4 libicudata.so.72"; empty: none),
 #        FEINT_BUNDLE_CACHE (xz cache dir, default ${XDG_CACHE_HOME:-$HOME/.cache}/feint-gpu-bundle)
 set -eu
 
@@ -30,6 +40,7 @@ OUT=$1; shift
 LLVM19_LIB=${LLVM19_LIB:-/usr/lib/llvm-19/lib}
 MAX_MIB=${FEINT_BUNDLE_MAX_MIB:-60}
 XZ_MIN_BYTES=4194304            # compress libraries bigger than 4 MiB
+STUBS=${FEINT_BUNDLE_STUBS-libz3.so.4 libicudata.so.72}
 CACHE=${FEINT_BUNDLE_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/feint-gpu-bundle}
 
 for t in ldd xz objdump; do command -v $t >/dev/null 2>&1 || die "needs $t"; done
@@ -82,10 +93,37 @@ manifest=$OUT/BUNDLE.txt
     echo "# soname  size-bytes  stored-as  source"
 } > "$manifest"
 
+# stub SONAME REAL: OUT/lib/SONAME defining what the binaries and the other
+# bundled libraries import from REAL (see Stubs above)
+stub() {
+    sd=$(mktemp -d)
+    nm -D --defined-only "$2" | awk '{ print $3, $2 }' | sed 's/@.*//' | sort -u > "$sd/def"
+    { for b in $BINS; do nm -D --undefined-only "$b"; done
+      awk '{ print $2 }' "$list" | while read -r l; do nm -D --undefined-only "$l"; done
+    } 2>/dev/null | awk '{ print $2 }' | sed 's/@.*//' | sort -u > "$sd/undef"
+    {
+        echo '#include <stdio.h>'
+        echo '#include <stdlib.h>'
+        printf 'static void stub_abort(const char *f) { fprintf(stderr, "feint bundle: %%s of the stub %s was called\\n", f); abort(); }\n' "$1"
+        awk 'NR == FNR { need[$1] = 1; next } need[$1] {
+               if ($2 ~ /^[TtWwi]$/) printf "void %s(void) { stub_abort(\"%s\"); }\n", $1, $1;
+               else printf "char %s[64];\n", $1 }' "$sd/undef" "$sd/def"
+    } > "$sd/stub.c"
+    n=$(grep -c '^void \|^char ' "$sd/stub.c")
+    ${CC:-cc} -shared -fPIC -O1 -Wl,-soname,"$1" -o "$OUT/lib/$1" "$sd/stub.c" || die "stub $1 did not build"
+    say "stub $1: $n symbols the bundle imports from $(basename "$2")"
+    rm -rf "$sd"
+}
+BINS="$*"
+
 while read -r soname path; do
     if is_base "$soname"; then continue; fi
     real=$(readlink -f "$path")
     size=$(wc -c < "$real" | tr -d ' ')
+    case " $STUBS " in
+        *" $soname "*) stub "$soname" "$real"
+                       echo "$soname $size lib/$soname(stub) $real" >> "$manifest"; continue ;;
+    esac
     case $soname in
         libstdc++.so.*|libgcc_s.so.*)
             cp "$real" "$OUT/lib/fallback/$soname"; stored=lib/fallback/$soname ;;
