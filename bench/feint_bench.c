@@ -350,9 +350,12 @@ static void report(const case_data *cd, const result *r) {
   const double ns_max = feint_pm_ns_per_elem(vmax(r->t, r->reps), (double)cd->num_elem);
   const double triad = perfmodel_median(r->gbs, r->reps);
   const double fma = perfmodel_median(r->gflops, r->reps);
-  double bound_ns;
-  feint_pm_bound bound;
-  feint_pm_predict(r->bytes, r->flops, triad, fma, &bound_ns, &bound);
+  double bound_ns = NAN;
+  feint_pm_bound bound = FEINT_PM_BOUND_MEMORY;
+  if (!isfinite(fma)) /* --target device: no FMA probe, the bound is memory only */
+    bound_ns = (double)r->bytes / triad;
+  else if (feint_pm_predict(r->bytes, r->flops, triad, fma, &bound_ns, &bound) != FEINT_SUCCESS)
+    bound_ns = NAN; /* a probe that failed: no bound rather than a wrong one */
   const double gbs_at_min = (double)r->bytes / ns_min, gflops_at_min = (double)r->flops / ns_min;
   const double pct = feint_pm_pct_of_bound(bound_ns, ns_min);
   const double pct_med = feint_pm_pct_of_bound(bound_ns, ns_med);

@@ -280,8 +280,11 @@ int main(int argc, char **argv) {
           /* the bench meshes are unperturbed: every hex8 cell is affine, and
            * QPOINT stores one G per cell there */
           pc.bytes_compulsory -= pc.bytes_affine_saving;
-          feint_pm_predict(pc.bytes_compulsory, pc.flops, bw_med, fl_med, &bound_ns,
-                           &which);
+          if (!isfinite(fl_med)) /* --target device: memory-only bound */
+            bound_ns = (double)pc.bytes_compulsory / bw_med;
+          else if (feint_pm_predict(pc.bytes_compulsory, pc.flops, bw_med, fl_med, &bound_ns,
+                                    &which) != FEINT_SUCCESS)
+            bound_ns = NAN;
           bound_ns /= ne;
           const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
           const double gbs = (double)pc.bytes_compulsory / (s_min * 1e9);
