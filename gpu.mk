@@ -132,7 +132,10 @@ endif # GPU
 #   gpu-tune            tools/gpu-tune.sh $(GPU): every tuning combination, one bundle
 #   check-gpu-tune-pick the tuning result picker on fake CSVs (no GPU, no GPU= needed)
 #   gpu-ptx-check       the staging buffer is team-shared (.shared) in the PTX
-.PHONY: check-gpu-fallback check-gpu-tune-pick gpu-bundle gpu-tune gpu-ptx-check gpu-require
+#   gpu-heap-check      which device kernels of the built library call the CUDA heap
+#                       (malloc/free; tools/gpu-heap-check.sh): no GPU needed
+.PHONY: check-gpu-fallback check-gpu-tune-pick gpu-bundle gpu-tune gpu-ptx-check gpu-require \
+  gpu-heap-check
 # check-gpu-fallback builds in its own folder at -O1 without the kernels'
 # forced unrolling (GPU_FALLBACK_FLAGS): it checks the offload plumbing and the
 # device code paths run on the host, not their speed, and the -O3 offload
@@ -164,6 +167,9 @@ gpu-bundle: gpu-require all
 	cp -r perfmodel/platforms dist/feint-gpu-$(GPU)/perfmodel/
 	chmod 755 dist/feint-gpu-$(GPU)/run-all.sh dist/feint-gpu-$(GPU)/measure.sh
 	@echo "gpu-bundle: dist/feint-gpu-$(GPU) ($$(du -sh dist/feint-gpu-$(GPU) | cut -f1)); on the GPU machine: dist/feint-gpu-$(GPU)/run-all.sh OUTDIR"
+
+gpu-heap-check: gpu-require $(BUILD)/lib/libfeint.so
+	sh $(FEINT_GPU_MK_DIR)/tools/gpu-heap-check.sh $(BUILD)/lib/libfeint.so $(GPU)
 
 gpu-tune: gpu-require
 	sh $(FEINT_GPU_MK_DIR)/tools/gpu-tune.sh $(GPU)
