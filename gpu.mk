@@ -42,7 +42,7 @@ ifneq ($(strip $(GPU)),)
 GPU_DEVICE_RTL := $(LLVM19_LIB)/libomptarget-nvptx-$(GPU).bc
 
 # The host half of an offload build runs on the GPU machine's CPU, not on the
-# one that built it: -march=native on a Zen 1 build machine allows SSE4A
+# one that built it: -march=native on an AMD (Zen) build machine allows SSE4A
 # (AMD only), and the first GPU machine had an Intel Xeon (Emerald Rapids).
 # So the default host target of a GPU build is x86-64-v3 (AVX2 + FMA, every
 # x86 CPU these machines have shown); OPT=... on the command line still wins.
