@@ -376,6 +376,7 @@ static void report(const case_data *cd, const result *r) {
             cd->num_elem, r->reps, ns_min, ns_med, ns_max, r->bytes, r->flops, gbs_at_min,
             gflops_at_min, triad, fma, bound_ns, feint_pm_bound_name(bound), pct,
             r->pass ? "PASS" : "FAIL");
+  if (csv_out) fflush(csv_out); /* a run stopped by a time limit keeps every finished row */
 }
 
 /* Warm-up, then r->reps timed calls, each preceded by one triad and one FMA

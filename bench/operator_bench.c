@@ -308,6 +308,7 @@ int main(int argc, char **argv) {
                     (double)pc.flops / ne, bw_med, fl_med, bound_ns,
                     feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");
           fflush(stdout);
+          if (out) fflush(out); /* a run stopped by a time limit keeps every finished row */
           free(t), free(bw), free(fl);
         }
         feint_operator_destroy(op);
