@@ -99,6 +99,27 @@ else
 LDFLAGS += $(GPU_LDFLAGS)
 endif
 
+# Element kernels in clang's CUDA data-sharing mode (the variant objects hold
+# every element, mesh and operator kernel, matfree.o the per-element loops of
+# the precomputed and quadrature-point operators).  In the default (generic) mode
+# clang hands each local array whose address reaches a function call (the
+# per-element geometry, coefficient and A^e arrays of kernel/driver_*.h and of
+# the variants) to __kmpc_alloc_shared; OpenMPOpt moves most back to the
+# stack, but one it cannot prove uncaptured stays, and the device runtime's
+# 512-byte team stack (512 / threads bytes each) sends it to the CUDA heap:
+# a malloc and a free per element and thread (H200, 2026-11-26: 0.02-0.2 % of
+# the bound; illegal memory access once the heap ran out).  In CUDA mode a
+# local is private to the thread that declares it, which is all these kernels
+# need: the one team-level parallel region (the staged input path) takes its
+# values firstprivate and its buffer from omp_pteam_mem_alloc.  The other
+# objects stay generic: solve.c's per-team sums are reduction variables of a
+# team's threads, which CUDA mode refuses.  make gpu-heap-check verifies it.
+GPU_CUDA_MODE_FLAGS ?= -fopenmp-cuda-mode
+GPU_CUDA_MODE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/variant/*.c)) \
+  $(BUILD)/obj/src/operator/matfree.o
+$(GPU_CUDA_MODE_OBJS): private CFLAGS += $(GPU_CUDA_MODE_FLAGS)
+$(GPU_CUDA_MODE_OBJS): $(FEINT_GPU_MK_DIR)/gpu.mk
+
 # Tests, examples and the bench link libfeint.so (RUNPATH to this build's
 # lib/): the device image of the library (~3 MB) then exists once, in
 # libfeint.so, instead of once per binary, which keeps the GPU bundle under
@@ -122,9 +143,11 @@ endif
 endif # GPU
 
 # ---- GPU targets (need GPU=sm_XX) ------------------------------------------------
-#   check-gpu-fallback  offload build (GPU=sm_90 unless given; -O1, see below), tests
-#                       run with OMP_TARGET_OFFLOAD=DISABLED: the device code paths on the host
-#   gpu-bundle          dist/feint-gpu-$(GPU): tests + benches (elements, operator,
+#   check-gpu-fallback  offload build (GPU=sm_90 unless given; -O1, see below), its
+#                       gpu-heap-check, tests run with OMP_TARGET_OFFLOAD=DISABLED: the
+#                       device code paths on the host
+#   gpu-bundle          (refused when gpu-heap-check fails: such a build measures
+#                       the CUDA heap, not the kernels) dist/feint-gpu-$(GPU): tests + benches (elements, operator,
 #                       solve; each with --target device) + LLVM runtime libs
 #                       (tools/gpu-bundle.sh) + run-all.sh (tools/gpu-run-all.sh)
 #                       + measure.sh (tools/gpu-measure.sh: one timed lease, from
@@ -147,6 +170,7 @@ endif # GPU
 GPU_FALLBACK_FLAGS ?= BUILD=build-$(or $(GPU),sm_90)-fallback OPT="-O1 -DFEINT_NO_UNROLL" CFLAGS_UNROLL=
 check-gpu-fallback: check-gpu-tune-pick
 	@$(MAKE) --no-print-directory GPU=$(or $(GPU),sm_90) $(GPU_FALLBACK_FLAGS) all
+	@$(MAKE) --no-print-directory GPU=$(or $(GPU),sm_90) $(GPU_FALLBACK_FLAGS) gpu-heap-check
 	@OMP_TARGET_OFFLOAD=DISABLED $(MAKE) --no-print-directory GPU=$(or $(GPU),sm_90) $(GPU_FALLBACK_FLAGS) check
 
 check-gpu-tune-pick:
@@ -159,6 +183,7 @@ gpu-require:
 # MPI, HDF5, BLAS and Trilinos libraries adds over 60 MiB, and a lease carries 64.
 GPU_BUNDLE_TESTS = $(filter-out %/t706_petsc_hypre,$(TEST_BINS))
 gpu-bundle: gpu-require all
+	sh $(FEINT_GPU_MK_DIR)/tools/gpu-heap-check.sh $(BUILD)/lib/libfeint.so $(GPU)
 	sh $(FEINT_GPU_MK_DIR)/tools/gpu-bundle.sh dist/feint-gpu-$(GPU) $(GPU_BUNDLE_TESTS) $(BENCH_BIN) \
 	  $(BENCH_OP_BIN) $(BENCH_SOLVE_BIN)
 	cp $(FEINT_GPU_MK_DIR)/tools/gpu-run-all.sh dist/feint-gpu-$(GPU)/run-all.sh
@@ -180,7 +205,7 @@ gpu-tune: gpu-require
 GPU_PTX_DIR := $(BUILD)/ptx
 gpu-ptx-check: gpu-require
 	@mkdir -p $(GPU_PTX_DIR)
-	$(CC) $(filter-out -DFEINT_GPU_%,$(CFLAGS)) -DFEINT_GPU_STAGE_INPUT=1 --offload-device-only -S \
+	$(CC) $(filter-out -DFEINT_GPU_%,$(CFLAGS)) $(GPU_CUDA_MODE_FLAGS) -DFEINT_GPU_STAGE_INPUT=1 --offload-device-only -S \
 	  -o $(GPU_PTX_DIR)/qss_geo_linear.s src/variant/qss_geo_linear.c
 	@echo "PTX: $(GPU_PTX_DIR)/qss_geo_linear.s"
 	@grep -n '\.shared .align [0-9]* .b8 stage[0-9]*\[' $(GPU_PTX_DIR)/qss_geo_linear.s || { echo "gpu-ptx-check: no .shared stage buffer"; exit 1; }

@@ -4,8 +4,12 @@
 # Why: on the first GPU (H200, 2026-11-26) every element, mesh and operator
 # kernel called malloc and free once per element (the CUDA heap serialises
 # them: 0.02-0.2 % of the memory bound, 99.98 % of instructions in those
-# calls), and large launches ran out of heap (illegal memory access).  A build
-# whose element kernels pass this check no longer does that.
+# calls), and large launches ran out of heap (illegal memory access).  The
+# calls came from clang's generic data sharing (locals handed to
+# __kmpc_alloc_shared, served from the heap past a 512-byte team stack); the
+# kernels' objects are now compiled in CUDA mode (gpu.mk,
+# GPU_CUDA_MODE_FLAGS).  check-gpu-fallback runs this check on CI's -O1
+# offload build, and gpu-bundle refuses a library that fails it.
 # How: the image is the .llvm.offloading section of the library (an offload
 # package); clang-offload-packager extracts the sm_XX cubin, whose relocation
 # sections (.rela.text.<kernel>) name every function a kernel calls.

@@ -159,7 +159,24 @@ FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int
 /* One case with natural-layout input staged through team-shared memory:
  * chunks of T elements (T = the team's thread count) go round-robin to the
  * teams; per chunk a coalesced copy of the geometry and coefficient chunks,
- * a barrier, one element per thread, a barrier before the buffer is reused. */
+ * a barrier, one element per thread, a barrier before the buffer is reused.
+ * The parallel region reads nothing from the teams region's locals but the
+ * team-shared buffer and parameter record: the variant objects are compiled
+ * in clang's CUDA data-sharing mode (gpu.mk, GPU_CUDA_MODE_FLAGS), where a
+ * local of the teams region is private to the thread that runs it, and
+ * neither a capture by reference nor firstprivate (which clang refuses
+ * there) would reach the other threads.  The team's initial thread fills the
+ * record before the parallel region starts (its fork is a team barrier). */
+#ifndef FEINT_STAGE_PARAMS_DEFINED
+#define FEINT_STAGE_PARAMS_DEFINED
+typedef struct {
+  const double *geo, *coef;
+  double *A, *b;
+  size_t n;
+  int problem, lout;
+} feint_stage_params;
+#endif
+
 #define FEINT_DEVICE_STAGED(ET, PB)                                                              \
   do {                                                                                           \
     const size_t ts_ = FEINT_GPU_TEAM_SIZE_##ET##_##PB;                                          \
@@ -172,21 +189,26 @@ FEINT_INLINE void FEINT_VFN(feint_staged_elem_, _device)(const int et, const int
     {                                                                                            \
       double stage[FEINT_GPU_TEAM_SIZE_##ET##_##PB * FEINT_GPU_IN_SIZE_##ET##_##PB];             \
       FEINT_TEAM_SHARED(stage)                                                                   \
+      feint_stage_params prm;                                                                    \
+      FEINT_TEAM_SHARED(prm)                                                                     \
+      prm = (feint_stage_params){geo, coef, A, b, n, problem, lout};                             \
       FEINT_PRAGMA(omp parallel num_threads(nthr_))                                              \
       {                                                                                          \
+        const feint_stage_params p_ = prm;                                                       \
         const size_t gs = 3 * (size_t)feint_elem_nodes(FEINT_##ET);                              \
-        const size_t cs = (size_t)feint_problem_coeffs(FEINT_##ET, problem);                     \
+        const size_t cs = (size_t)feint_problem_coeffs(FEINT_##ET, p_.problem);                  \
         const size_t t = (size_t)omp_get_thread_num(), nthr = (size_t)omp_get_num_threads();     \
         const size_t teams = (size_t)omp_get_num_teams();                                        \
         double *sg = stage, *sc = stage + nthr * gs;                                             \
-        for (size_t e0 = (size_t)omp_get_team_num() * nthr; e0 < n; e0 += teams * nthr) {        \
-          const size_t cnt = n - e0 < nthr ? n - e0 : nthr;                                      \
-          for (size_t i = t; i < cnt * gs; i += nthr) sg[i] = geo[e0 * gs + i];                  \
-          for (size_t i = t; i < cnt * cs; i += nthr) sc[i] = coef[e0 * cs + i];                 \
+        for (size_t e0 = (size_t)omp_get_team_num() * nthr; e0 < p_.n; e0 += teams * nthr) {     \
+          const size_t cnt = p_.n - e0 < nthr ? p_.n - e0 : nthr;                                \
+          for (size_t i = t; i < cnt * gs; i += nthr) sg[i] = p_.geo[e0 * gs + i];               \
+          for (size_t i = t; i < cnt * cs; i += nthr) sc[i] = p_.coef[e0 * cs + i];              \
           FEINT_PRAGMA(omp barrier)                                                              \
           if (t < cnt)                                                                           \
-            FEINT_VFN(feint_staged_elem_, _device)(FEINT_##ET, FEINT_##PB, problem, e0 + t,      \
-                                                   lout, sg + t * gs, sc + t * cs, A, b);        \
+            FEINT_VFN(feint_staged_elem_, _device)(FEINT_##ET, FEINT_##PB, p_.problem, e0 + t,   \
+                                                   p_.lout, sg + t * gs, sc + t * cs, p_.A,      \
+                                                   p_.b);                                        \
           FEINT_PRAGMA(omp barrier)                                                              \
         }                                                                                        \
       }                                                                                          \
