@@ -35,7 +35,11 @@
  * probe exists, so the bound is memory-only (fma column "inf").  Kernel rows
  * time calls on device-resident data (FEINT_FLAG_DEVICE_POINTERS: no
  * transfers); rows whose variant ends in "+xfer" time whole calls with host
- * arrays (allocation and host<->device transfers included).  Platform: the
+ * arrays (allocation and host<->device transfers included); their bound
+ * ("link") is inputs / host-to-device GB/s + bytes / triad + outputs /
+ * device-to-host GB/s, the copy rates of pageable host memory measured
+ * interleaved like the triad (feint_device_copy_to/from of 8 n bytes), the
+ * three phases of such a call being sequential.  Platform: the
  * GPU's name (nvidia-smi), device column "gpu".  Every call is checked with
  * feint_last_execution(): if one did not run on the device the bench prints
  * an error and exits with status 3 - it never labels host numbers as GPU.
@@ -137,19 +141,13 @@ static void probe_init(probe *p, size_t n) {
   p->fma_iters = perfmodel_fma_iters(0.02); /* >= 20 ms per probe */
 }
 
-/* Device triad a = b + 3 c over device arrays (the same bytes convention
- * as the host triad: 3 arrays x n doubles, stores without RFO). */
-static double *dev_a, *dev_b, *dev_c;
-static double device_triad_s(size_t n) {
-  double *a = dev_a, *b = dev_b, *c = dev_c;
-  const double t0 = omp_get_wtime();
-#pragma omp target teams distribute parallel for is_device_ptr(a, b, c)
-  for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
-  return omp_get_wtime() - t0;
-}
+/* --target device: the device triad (bench_common.c: its arrays and the
+ * fastest launch of a sweep; same bytes convention as the host triad). */
+static perfmodel_dev_triad g_dev_triad;
 
 static double probe_triad_gbs(const probe *p) {
-  if (g_device_mode) return feint_pm_gbs(feint_pm_triad_bytes(p->n), device_triad_s(p->n));
+  if (g_device_mode)
+    return feint_pm_gbs(feint_pm_triad_bytes(p->n), perfmodel_dev_triad_s(&g_dev_triad));
   const double t = feint_pm_time_triad(p->a, p->b, p->c, p->n);
   return feint_pm_gbs(feint_pm_triad_bytes(p->n), t);
 }
@@ -329,8 +327,10 @@ typedef struct {
   feint_layout layout;
   int reps;
   double t[MAX_REPS], gbs[MAX_REPS], gflops[MAX_REPS];
+  double h2d[MAX_REPS], d2h[MAX_REPS]; /* "+xfer" rows: copy rates, GB/s */
   long long bytes, flops;
-  int pass;
+  long long bytes_in; /* "+xfer" rows: the bytes that go host -> device */
+  int xfer, pass;
 } result;
 
 static FILE *csv_out;
@@ -352,10 +352,17 @@ static void report(const case_data *cd, const result *r) {
   const double fma = perfmodel_median(r->gflops, r->reps);
   double bound_ns = NAN;
   feint_pm_bound bound = FEINT_PM_BOUND_MEMORY;
-  if (!isfinite(fma)) /* --target device: no FMA probe, the bound is memory only */
+  const char *bound_name = NULL;
+  if (r->xfer) { /* inputs over the link, the kernel at the triad, outputs back */
+    const double h2d = perfmodel_median(r->h2d, r->reps), d2h = perfmodel_median(r->d2h, r->reps);
+    bound_ns = (double)r->bytes_in / h2d + (double)r->bytes / triad +
+               (double)(r->bytes - r->bytes_in) / d2h;
+    bound_name = "link";
+  } else if (!isfinite(fma)) /* --target device: no FMA probe, the bound is memory only */
     bound_ns = (double)r->bytes / triad;
   else if (feint_pm_predict(r->bytes, r->flops, triad, fma, &bound_ns, &bound) != FEINT_SUCCESS)
     bound_ns = NAN; /* a probe that failed: no bound rather than a wrong one */
+  if (!bound_name) bound_name = feint_pm_bound_name(bound);
   const double gbs_at_min = (double)r->bytes / ns_min, gflops_at_min = (double)r->flops / ns_min;
   const double pct = feint_pm_pct_of_bound(bound_ns, ns_min);
   const double pct_med = feint_pm_pct_of_bound(bound_ns, ns_med);
@@ -364,7 +371,7 @@ static void report(const case_data *cd, const result *r) {
            feint_problem_name(cd->pb));
   printf("%-16s %-22s %-8s %9.2f %9.2f %8.1f %8.1f %9.2f %-8s %6.1f%% %6.1f%%  %s\n", case_name,
          r->variant, feint_layout_name(r->layout), ns_min, ns_med, gbs_at_min, gflops_at_min,
-         bound_ns, feint_pm_bound_name(bound), pct, pct_med, r->pass ? "PASS" : "FAIL");
+         bound_ns, bound_name, pct, pct_med, r->pass ? "PASS" : "FAIL");
   fflush(stdout);
   if (!r->pass) any_fail = 1;
   if (csv_out)
@@ -374,7 +381,7 @@ static void report(const case_data *cd, const result *r) {
             platform_name, device_column, case_name, feint_element_name(cd->el), feint_problem_name(cd->pb),
             r->variant, feint_layout_name(layout_in_of(r->layout)), feint_layout_name(r->layout),
             cd->num_elem, r->reps, ns_min, ns_med, ns_max, r->bytes, r->flops, gbs_at_min,
-            gflops_at_min, triad, fma, bound_ns, feint_pm_bound_name(bound), pct,
+            gflops_at_min, triad, fma, bound_ns, bound_name, pct,
             r->pass ? "PASS" : "FAIL");
   if (csv_out) fflush(csv_out); /* a run stopped by a time limit keeps every finished row */
 }
@@ -400,6 +407,10 @@ static int time_row(const options *o, const probe *p, const case_data *cd, resul
   for (int i = 0; i < reps; i++) {
     r->gbs[i] = probe_triad_gbs(p);
     r->gflops[i] = probe_fma_gflops(p);
+    if (r->xfer) {
+      r->h2d[i] = perfmodel_dev_copy_gbs(&g_dev_triad, 1);
+      r->d2h[i] = perfmodel_dev_copy_gbs(&g_dev_triad, 0);
+    }
     /* likwid counts per thread: start/stop the region in every thread */
 #pragma omp parallel
     FEINT_MARKER_START(r->variant);
@@ -434,6 +445,8 @@ static void run_config_device(const options *o, const probe *p, case_data *cd, i
     result r = {0};
     r.variant = xfer ? xfer_name[v] : vi.name;
     r.layout = l;
+    r.xfer = xfer;
+    r.bytes_in = 8 * (long long)(pc.geometry + pc.coeffs);
     const feint_layout lin = layout_in_of(l);
     r.bytes = l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory;
     r.flops = pc.flops;
@@ -699,14 +712,7 @@ int main(int argc, char **argv) {
   probe p;
   probe_init(&p, o.triad_n);
   if (g_device_mode) {
-    if (feint_device_alloc(0, p.n * 8, (void **)&dev_a) || feint_device_alloc(0, p.n * 8, (void **)&dev_b) ||
-        feint_device_alloc(0, p.n * 8, (void **)&dev_c) ||
-        feint_device_copy_to(0, dev_a, p.a, p.n * 8) || feint_device_copy_to(0, dev_b, p.b, p.n * 8) ||
-        feint_device_copy_to(0, dev_c, p.c, p.n * 8)) {
-      fprintf(stderr, "feint_bench: device triad arrays: %s\n", feint_last_error());
-      return 2;
-    }
-    device_triad_s(p.n); /* warm-up: first launch loads the image */
+    if (perfmodel_dev_triad_open(&g_dev_triad, 0, p.n, stdout) != 0) return 2;
     printf("# device: GPU 0 of %d (%s); kernels timed on device-resident data; \"+xfer\" rows: "
            "whole calls with host arrays; bound = bytes / device triad GB/s (memory only)\n",
            omp_get_num_devices(), platform_name);
@@ -783,5 +789,6 @@ int main(int argc, char **argv) {
     printf("# results written to %s\n", o.csv);
   }
   probe_free(&p);
+  perfmodel_dev_triad_close(&g_dev_triad);
   return any_fail;
 }

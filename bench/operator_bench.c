@@ -82,14 +82,6 @@ static int abs_row_sums(const feint_mesh *m, const feint_integrate_desc *d, cons
   return st;
 }
 
-/* Device triad a = b + 3 c over device arrays (--target device). */
-static double device_triad_s(double *a, const double *b, const double *c, size_t n) {
-  const double t0 = omp_get_wtime();
-#pragma omp target teams distribute parallel for is_device_ptr(a, b, c)
-  for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
-  return omp_get_wtime() - t0;
-}
-
 int main(int argc, char **argv) {
   size_t cells_tet = 88, cells_hex = 160; /* 6 * 88^3 = 4.09 M tets, 160^3 = 4.10 M hexes */
   int reps = 5, variant_arg = -1, on_device = 0;
@@ -150,14 +142,8 @@ int main(int argc, char **argv) {
   double *ta = aligned_alloc(64, tn * 8), *tb = aligned_alloc(64, tn * 8), *tc = aligned_alloc(64, tn * 8);
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < tn; i++) ta[i] = 0, tb[i] = 1, tc[i] = 2;
-  double *dta = NULL, *dtb = NULL, *dtc = NULL; /* --target device: the triad's device arrays */
-  if (on_device && (feint_device_alloc(0, tn * 8, (void **)&dta) || feint_device_alloc(0, tn * 8, (void **)&dtb) ||
-                    feint_device_alloc(0, tn * 8, (void **)&dtc) || feint_device_copy_to(0, dta, ta, tn * 8) ||
-                    feint_device_copy_to(0, dtb, tb, tn * 8) || feint_device_copy_to(0, dtc, tc, tn * 8))) {
-    fprintf(stderr, "feint_bench_operator: device triad arrays: %s\n", feint_last_error());
-    return 2;
-  }
-  if (on_device) device_triad_s(dta, dtb, dtc, tn); /* warm-up: the first launch loads the image */
+  perfmodel_dev_triad dt = {0}; /* --target device: the device triad (bench_common.c) */
+  if (on_device && perfmodel_dev_triad_open(&dt, 0, tn, stdout) != 0) return 2;
   const size_t fma_iters = perfmodel_fma_iters(0.02); /* >= 20 ms per probe (perfmodel/bench_common.c) */
   int any_fail = 0;
   static const feint_element els[2] = {FEINT_TET4, FEINT_HEX8};
@@ -252,7 +238,7 @@ int main(int argc, char **argv) {
           int status = feint_operator_apply(op, xa, ya, aflags);
           for (int r = 0; r < reps && status == 0; r++) {
             if (on_device) {
-              bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), device_triad_s(dta, dtb, dtc, tn));
+              bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), perfmodel_dev_triad_s(&dt));
               fl[r] = INFINITY; /* no device FMA probe: memory-only bound */
             } else {
               bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
@@ -323,7 +309,7 @@ int main(int argc, char **argv) {
     fclose(out);
     printf("# results written to %s\n", csv_path);
   }
-  if (dta) feint_device_free(0, dta), feint_device_free(0, dtb), feint_device_free(0, dtc);
+  perfmodel_dev_triad_close(&dt);
   free(ta), free(tb), free(tc);
   return any_fail;
 }

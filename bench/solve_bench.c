@@ -68,14 +68,6 @@ typedef struct {
 
 static feint_target g_target = FEINT_TARGET_HOST; /* --target */
 
-/* Device triad a = b + 3 c over device arrays (--target device). */
-static double device_triad_s(double *a, const double *b, const double *c, size_t n) {
-  const double t0 = omp_get_wtime();
-#pragma omp target teams distribute parallel for is_device_ptr(a, b, c)
-  for (size_t i = 0; i < n; i++) a[i] = b[i] + 3.0 * c[i];
-  return omp_get_wtime() - t0;
-}
-
 static void setup(problem *p) {
   feint_element_info ei;
   feint_element_get_info(FEINT_TET4, &ei);
@@ -248,14 +240,9 @@ int main(int argc, char **argv) {
          *tc = aligned_alloc(64, tn * 8);
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < tn; i++) ta[i] = 0, tb[i] = 1, tc[i] = 2;
-  double *dta = NULL, *dtb = NULL, *dtc = NULL; /* --target device: the triad's device arrays */
-  if (g_target == FEINT_TARGET_DEVICE) {
-    if (feint_device_alloc(0, tn * 8, (void **)&dta) || feint_device_alloc(0, tn * 8, (void **)&dtb) ||
-        feint_device_alloc(0, tn * 8, (void **)&dtc) || feint_device_copy_to(0, dta, ta, tn * 8) ||
-        feint_device_copy_to(0, dtb, tb, tn * 8) || feint_device_copy_to(0, dtc, tc, tn * 8))
-      DIE("device triad arrays: %s", feint_last_error());
-    device_triad_s(dta, dtb, dtc, tn); /* warm-up */
-  }
+  perfmodel_dev_triad dt = {0}; /* --target device: the device triad (bench_common.c) */
+  if (g_target == FEINT_TARGET_DEVICE && perfmodel_dev_triad_open(&dt, 0, tn, stdout) != 0)
+    return 2;
   const int ireps = quick ? 2 : 5;
   const size_t k1 = quick ? 4 : 10, k2 = quick ? 12 : 50;
   printf("\n%-14s %-6s %12s %12s %12s %8s %8s %7s %7s\n", "solver", "pc", "min ns/it/dof",
@@ -272,7 +259,7 @@ int main(int argc, char **argv) {
       for (int r = 0; r < ireps; r++) {
         for (int j = 0; j < 2; j++) {
           bw[2 * r + j] = feint_pm_gbs(feint_pm_triad_bytes(tn),
-                                       dta ? device_triad_s(dta, dtb, dtc, tn)
+                                       dt.a ? perfmodel_dev_triad_s(&dt)
                                            : feint_pm_time_triad(ta, tb, tc, tn));
           memset(u, 0, n * sizeof(double));
           const feint_solve_desc sd = {(feint_solver)s, (feint_pc)pc, 1e-300, j ? k2 : k1, NULL};
@@ -311,7 +298,7 @@ int main(int argc, char **argv) {
          k2, k1, k2 - k1);
   printf("(bound = bytes of one iteration [perfmodel/solve.c: vector passes + SpMV, compulsory] / "
          "median STREAM triad GB/s measured before each timed solve)\n");
-  if (dta) feint_device_free(0, dta), feint_device_free(0, dtb), feint_device_free(0, dtc);
+  perfmodel_dev_triad_close(&dt);
   free(u), free(ta), free(tb), free(tc);
   for (int k = 0; k < PHASES; k++) free(t[k]);
   problem_free(&p);

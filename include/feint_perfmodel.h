@@ -228,6 +228,15 @@ double feint_pm_pct_of_bound(double bound_ns, double measured_ns);
 double feint_pm_time_triad(double *a, const double *b, const double *c, size_t n);
 /* Bytes of one triad run over n indices: 24 n. */
 double feint_pm_triad_bytes(size_t n);
+/* One timed run of the same triad on an OpenMP target device: a, b, c are
+ * device pointers on `device` (feint_device_alloc), n > 0.  teams and
+ * threads give the launch (num_teams, thread_limit); <= 0 leaves that one
+ * to the offload runtime.  Returns seconds (the launch waits for the
+ * kernel), or a negative value for NULL arrays, n == 0 or a device number
+ * outside [0, omp_get_num_devices()).  Without an offload build (or with
+ * OMP_TARGET_OFFLOAD=DISABLED) the region runs on the host. */
+double feint_pm_time_triad_device(double *a, const double *b, const double *c, size_t n,
+                                  int device, int teams, int threads);
 
 /* One timed run of the parallel peak-FMA kernel: every thread runs `iters`
  * iterations of FEINT_PM_FMA_CHAINS independent FMA chains on vectors of

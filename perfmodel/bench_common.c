@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "feint.h"
 #include "feint_perfmodel.h"
 #include "perfmodel_cli.h"
 
@@ -210,4 +211,79 @@ double perfmodel_min(const double *v, int n) {
   double m = v[0];
   for (int i = 1; i < n; i++) m = v[i] < m ? v[i] : m;
   return m;
+}
+
+/* ---- the device triad ---------------------------------------------------- */
+
+int perfmodel_dev_triad_open(perfmodel_dev_triad *t, int device, size_t n, FILE *log) {
+  memset(t, 0, sizeof *t);
+  double *host = malloc(n * sizeof(double));
+  if (host == NULL) {
+    fprintf(stderr, "device triad: out of host memory for %zu doubles\n", n);
+    return -1;
+  }
+  double *arr[3] = {NULL, NULL, NULL};
+  int rc = 0;
+  for (int k = 0; k < 3 && rc == 0; k++) {
+    for (size_t i = 0; i < n; i++) host[i] = 1.0 + (double)k;
+    if (feint_device_alloc(device, n * sizeof(double), (void **)&arr[k]) != FEINT_SUCCESS ||
+        feint_device_copy_to(device, arr[k], host, n * sizeof(double)) != FEINT_SUCCESS)
+      rc = -1;
+  }
+  if (rc != 0) {
+    fprintf(stderr, "device triad arrays: %s\n", feint_last_error());
+    for (int k = 0; k < 3; k++)
+      if (arr[k]) feint_device_free(device, arr[k]);
+    free(host);
+    return -1;
+  }
+  *t = (perfmodel_dev_triad){arr[0], arr[1], arr[2], host, n, device, 0, 0, 0.0};
+  feint_pm_time_triad_device(t->a, t->b, t->c, n, device, 0, 0); /* first launch loads the image */
+  static const int threads[] = {128, 256, 512, 1024}, per_thread[] = {0, 1, 4, 16};
+  double best = -1.0;
+  for (size_t i = 0; i < sizeof threads / sizeof *threads; i++)
+    for (size_t j = 0; j < sizeof per_thread / sizeof *per_thread; j++) {
+      const size_t per_team = (size_t)threads[i] * (size_t)per_thread[j];
+      const int teams = per_thread[j] ? (int)((n + per_team - 1) / per_team) : 0;
+      double s = 1e300;
+      for (int r = 0; r < 3; r++) {
+        const double x = feint_pm_time_triad_device(t->a, t->b, t->c, n, device, teams, threads[i]);
+        if (x > 0.0 && x < s) s = x;
+      }
+      const double gbs = feint_pm_gbs(feint_pm_triad_bytes(n), s);
+      if (log && teams)
+        fprintf(log,
+                "# device triad: %4d threads, %2d indices per thread (%8d teams): %7.1f GB/s\n",
+                threads[i], per_thread[j], teams, gbs);
+      else if (log)
+        fprintf(log, "# device triad: %4d threads, the runtime's teams: %7.1f GB/s\n", threads[i],
+                gbs);
+      if (gbs > best) best = gbs, t->teams = teams, t->threads = threads[i];
+    }
+  t->gbs = best;
+  if (log)
+    fprintf(log, "# device triad: kept %d threads x %d teams (0: the runtime's), %.1f GB/s\n",
+            t->threads, t->teams, t->gbs);
+  return 0;
+}
+
+double perfmodel_dev_triad_s(const perfmodel_dev_triad *t) {
+  return feint_pm_time_triad_device(t->a, t->b, t->c, t->n, t->device, t->teams, t->threads);
+}
+
+double perfmodel_dev_copy_gbs(const perfmodel_dev_triad *t, int to_device) {
+  const size_t bytes = t->n * sizeof(double);
+  const double t0 = perfmodel_now_s();
+  const feint_status st = to_device ? feint_device_copy_to(t->device, t->a, t->host, bytes)
+                                    : feint_device_copy_from(t->device, t->host, t->a, bytes);
+  const double s = perfmodel_now_s() - t0;
+  return st == FEINT_SUCCESS && s > 0.0 ? feint_pm_gbs((double)bytes, s) : 0.0;
+}
+
+void perfmodel_dev_triad_close(perfmodel_dev_triad *t) {
+  free(t->host);
+  if (t->a) feint_device_free(t->device, t->a);
+  if (t->b) feint_device_free(t->device, t->b);
+  if (t->c) feint_device_free(t->device, t->c);
+  memset(t, 0, sizeof *t);
 }

@@ -65,6 +65,37 @@ double feint_pm_time_triad(double *a, const double *b, const double *c, size_t n
   return t1 - t0;
 }
 
+/* The device triad: the four launch shapes are four target regions
+ * (num_teams and thread_limit take only positive values). */
+double feint_pm_time_triad_device(double *a, const double *b, const double *c, size_t n,
+                                  int device, int teams, int threads) {
+  if (a == NULL || b == NULL || c == NULL || n == 0) return -1.0;
+#ifdef _OPENMP
+  if (device < 0 || device >= omp_get_num_devices()) return -1.0;
+#else
+  if (device != 0) return -1.0;
+#endif
+  const double scalar = 3.0;
+  const double t0 = now_s();
+  if (teams > 0 && threads > 0) {
+#pragma omp target teams distribute parallel for device(device) num_teams(teams) \
+    thread_limit(threads) is_device_ptr(a, b, c)
+    for (size_t i = 0; i < n; i++) a[i] = b[i] + scalar * c[i];
+  } else if (teams > 0) {
+#pragma omp target teams distribute parallel for device(device) num_teams(teams) \
+    is_device_ptr(a, b, c)
+    for (size_t i = 0; i < n; i++) a[i] = b[i] + scalar * c[i];
+  } else if (threads > 0) {
+#pragma omp target teams distribute parallel for device(device) thread_limit(threads) \
+    is_device_ptr(a, b, c)
+    for (size_t i = 0; i < n; i++) a[i] = b[i] + scalar * c[i];
+  } else {
+#pragma omp target teams distribute parallel for device(device) is_device_ptr(a, b, c)
+    for (size_t i = 0; i < n; i++) a[i] = b[i] + scalar * c[i];
+  }
+  return now_s() - t0;
+}
+
 #if defined(__AVX512F__) && defined(__FMA__)
 #include <immintrin.h>
 #define FMA_WIDTH 8

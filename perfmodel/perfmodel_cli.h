@@ -84,4 +84,28 @@ FILE *perfmodel_result_open(const char *csv, const char *bench, const char *git,
                             const char *build_flags, const char *build_arch, int threads,
                             char *path, size_t n);
 
+/* The device STREAM triad of the --target device benches (bench_common.c):
+ * three arrays of n doubles on `device`, and the launch the bound uses.  The
+ * bound must be the best the device does, and the offload runtime's default
+ * launch reached about half of the H200's HBM bandwidth, so open() times a
+ * sweep of launches (threads per team 128-1024; teams: the runtime's choice,
+ * or n / (threads k), k = 1, 4, 16), the fastest of 3 runs each, prints one
+ * "# device triad" line per launch to `log`, and keeps the fastest. */
+typedef struct {
+  double *a, *b, *c;
+  double *host; /* n doubles of pageable host memory (malloc), for the copy probe */
+  size_t n;
+  int device, teams, threads; /* the kept launch (<= 0: the runtime's choice) */
+  double gbs;                 /* its GB/s in the sweep */
+} perfmodel_dev_triad;
+/* 0, or -1 after saying why on stderr (t zeroed then). */
+int perfmodel_dev_triad_open(perfmodel_dev_triad *t, int device, size_t n, FILE *log);
+/* Seconds of one run with the kept launch. */
+double perfmodel_dev_triad_s(const perfmodel_dev_triad *t);
+/* GB/s of one copy of the n doubles between t->host (pageable, as a user's
+ * arrays are) and the device (to_device: host to device, else back), with
+ * feint_device_copy_to / feint_device_copy_from; 0 if the copy fails. */
+double perfmodel_dev_copy_gbs(const perfmodel_dev_triad *t, int to_device);
+void perfmodel_dev_triad_close(perfmodel_dev_triad *t);
+
 #endif /* FEINT_PERFMODEL_CLI_H */
