@@ -14,6 +14,7 @@
 #   3 the operator bench and the solver bench on the device
 #   4 the host bench on this machine's cores (a host data point beyond 2 cores)
 #   5 the element bench on the device for the remaining cases
+#   6 ncu (Nsight Compute) on three tet4 Poisson kernel launches, if installed
 # What comes back (a lease returns at most 8 files): OUTDIR/log.txt (all
 # output) and OUTDIR/results.tar (CSVs, per-test logs, machine facts),
 # rewritten after every phase so that a run cut off still returns what it made.
@@ -72,7 +73,7 @@ save
 # show FILE: the element bench's rows, short (case variant layout ns_min
 # ns_med GB/s bound_ns %min %med check), its ratio lines and errors whole
 show() {
-    awk '/^#/ { next } NF >= 12 && $4 ~ /^[0-9.]+$/ {
+    awk '/^# device triad: kept/ { print; next } /^#/ { next } NF >= 12 && $4 ~ /^[0-9.]+$/ {
            printf "%-14s %-22s %-8s %8s %8s %8s %8s %6s %6s %s\n", $1, $2, $3, $4, $5, $6, $8, $10, $11, $12; next }
          { print }' "$1"
 }
@@ -132,5 +133,16 @@ save
 phase "5: element bench on the device, the other cases"
 elem_bench hex8 hex8-poisson,hex8-elasticity 120
 elem_bench rest tet4-elasticity,prism6-elasticity,tet4-poisson_kappa,hex8-poisson_kappa,tet4-elasticity_qp,hex8-convdiff,prism6-poisson_kappa,prism6-elasticity_qp,hex8-elasticity_qp 200
+phase "6: ncu on the tet4 Poisson kernels (if ncu is there and time is left)"
+NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda*/bin/ncu 2>/dev/null | head -n 1)
+if [ -n "$NCU" ]; then
+    cap 100 "$RUN" "$NCU" -k regex:feint_variant --launch-count 3 --section SpeedOfLight \
+        --section LaunchStats --section Occupancy "$HERE/bin/feint_bench" --target device --quick \
+        --case tet4-poisson --no-csv > "$W/bench/ncu_tet4_poisson.txt" 2>&1
+    echo "exit $?"; grep -E '==PROF==|feint_variant|DRAM Throughput|Memory Throughput|Duration|Registers Per|Achieved Occupancy' \
+        "$W/bench/ncu_tet4_poisson.txt" | head -n 40
+else
+    echo "no ncu on this machine"
+fi
 phase "end"
 save
