@@ -13,7 +13,8 @@
 # How: the image is the .llvm.offloading section of the library (an offload
 # package); clang-offload-packager extracts the sm_XX cubin, whose relocation
 # sections (.rela.text.<kernel>) name every function a kernel calls.
-# Usage: tools/gpu-heap-check.sh LIBRARY [ARCH]   (make GPU=sm_90 gpu-heap-check)
+# Usage: tools/gpu-heap-check.sh LIBRARY|OBJECT [ARCH]   (make GPU=sm_90 gpu-heap-check)
+# (an object of an offload build carries its own device image: one file checked alone)
 # Exit: 0 if no kernel calls malloc or free, 1 otherwise (the list is printed).
 set -eu
 lib=$1
@@ -21,7 +22,7 @@ arch=${2:-sm_90}
 LLVM_BIN=${LLVM_BIN:-/usr/lib/llvm-19/bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-objcopy -O binary --only-section=.llvm.offloading "$lib" "$tmp/blob"
+objcopy --dump-section .llvm.offloading="$tmp/blob" "$lib" "$tmp/junk" 2>/dev/null || true
 [ -s "$tmp/blob" ] || { echo "gpu-heap-check: $lib has no device image"; exit 2; }
 "$LLVM_BIN/clang-offload-packager" "$tmp/blob" --image=file="$tmp/img.cubin",arch="$arch"
 readelf -SW "$tmp/img.cubin" 2>/dev/null | grep -o ' \.text\.[^ ]*' | sed 's/ \.text\.//' | sort -u > "$tmp/all"
