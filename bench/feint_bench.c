@@ -714,7 +714,9 @@ int main(int argc, char **argv) {
   if (g_device_mode) {
     if (perfmodel_dev_triad_open(&g_dev_triad, 0, p.n, stdout) != 0) return 2;
     printf("# device: GPU 0 of %d (%s); kernels timed on device-resident data; \"+xfer\" rows: "
-           "whole calls with host arrays; bound = bytes / device triad GB/s (memory only)\n",
+           "whole calls with host arrays; bound = bytes / device triad GB/s (memory only), for "
+           "\"+xfer\" rows (\"link\") plus inputs / host-to-device and outputs / "
+           "device-to-host GB/s\n",
            omp_get_num_devices(), platform_name);
   }
   printf("# triad: %zu doubles per array (%.0f MB in all); FMA: %zu iterations x %d chains x %d "
