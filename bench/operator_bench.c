@@ -16,7 +16,10 @@
  * model's compulsory bytes / min time, PASS/FAIL.
  *
  * Run rules: unit-box meshes of ~4 Mi elements (regular: 6 tets per cell,
- * or 1 hex per cell), no constraints, variant qss_geo_linear for tets and
+ * or 1 hex per cell) in the generator's order (vertices in lines, which the
+ * hardware prefetchers follow) and renumbered along a Hilbert curve
+ * (feint_mesh_renumber: what a generated mesh looks like after
+ * renumbering), column "order"; no constraints, variant qss_geo_linear for tets and
  * qss_geo_generic for hexahedra (--variant overrides), kernel time only
  * (FEINT_FLAG_TRUST_GEOMETRY at create); one untimed application per row,
  * then `reps` timed ones.  Every row is validated before it is reported:
@@ -37,7 +40,7 @@
  *
  * Usage: feint_bench_operator [--cells-tet N] [--cells-hex N] [--reps R]
  *        [--csv FILE] [--case tet4-poisson,hex8-poisson] [--threads T1,T2]
- *        [--target host|device]
+ *        [--order box,hilbert] [--target host|device]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <float.h>
@@ -85,7 +88,7 @@ static int abs_row_sums(const feint_mesh *m, const feint_integrate_desc *d, cons
 int main(int argc, char **argv) {
   size_t cells_tet = 88, cells_hex = 160; /* 6 * 88^3 = 4.09 M tets, 160^3 = 4.10 M hexes */
   int reps = 5, variant_arg = -1, on_device = 0;
-  const char *csv = NULL, *cases = "tet4-poisson,hex8-poisson";
+  const char *csv = NULL, *cases = "tet4-poisson,hex8-poisson", *orders = "box,hilbert";
   int thread_list[2] = {omp_get_max_threads(), 1}, nthread_list = omp_get_max_threads() > 1 ? 2 : 1;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--cells-tet") && i + 1 < argc) cells_tet = (size_t)atol(argv[++i]);
@@ -94,6 +97,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--variant") && i + 1 < argc) variant_arg = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!strcmp(argv[i], "--case") && i + 1 < argc) cases = argv[++i];
+    else if (!strcmp(argv[i], "--order") && i + 1 < argc) orders = argv[++i];
     else if (!strcmp(argv[i], "--target") && i + 1 < argc && !strcmp(argv[i + 1], "device"))
       on_device = 1, i++;
     else if (!strcmp(argv[i], "--target") && i + 1 < argc && !strcmp(argv[i + 1], "host")) i++;
@@ -103,7 +107,7 @@ int main(int argc, char **argv) {
     } else {
       fprintf(stderr,
               "usage: %s [--cells-tet N] [--cells-hex N] [--reps R] [--variant V] [--csv FILE] "
-              "[--case list] [--threads T1,T2] [--target host|device]\n",
+              "[--case list] [--threads T1,T2] [--order box,hilbert] [--target host|device]\n",
               argv[0]);
       return 2;
     }
@@ -128,14 +132,15 @@ int main(int argc, char **argv) {
                   : NULL;
   if (csv && !out) return 2;
   if (out)
-    fprintf(out, "case,form,strategy,variant,threads,num_elem,num_dofs,nnz,reps,min_ns,median_ns,"
+    fprintf(out, "case,order,form,strategy,variant,threads,num_elem,num_dofs,nnz,reps,min_ns,median_ns,"
                  "mdofs,bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,"
                  "pct_of_bound,status\n");
   printf("feint_bench_operator: feint %s, %d threads max, y = A x %s, kernel time "
          "(trusted geometry)\n",
          FEINT_VERSION_STRING, omp_get_max_threads(),
          on_device ? "on device 0 (device-resident x, y; +xfer: host x, y)" : "with host arrays");
-  printf("%-13s %-11s %-9s %3s %9s %9s %9s %8s %9s %8s %7s %6s %s\n", "case", "form", "strategy",
+  printf("%-13s %-7s %-11s %-9s %3s %9s %9s %9s %8s %9s %8s %7s %6s %s\n", "case", "order",
+         "form", "strategy",
          "thr", "elements", "min ns/e", "med ns/e", "MDoF/s", "bound ns", "binds", "%bound",
          "GB/s", "status");
   const size_t tn = (size_t)1 << 24; /* triad over 3 x 2^24 doubles (384 MiB) */
@@ -147,19 +152,23 @@ int main(int argc, char **argv) {
   const size_t fma_iters = perfmodel_fma_iters(0.02); /* >= 20 ms per probe (perfmodel/bench_common.c) */
   int any_fail = 0;
   static const feint_element els[2] = {FEINT_TET4, FEINT_HEX8};
-  for (int k = 0; k < 2; k++) {
-    const feint_element el = els[k];
+  for (int k = 0; k < 4; k++) {
+    const feint_element el = els[k / 2];
+    const int hilbert = k % 2;
+    const char *order = hilbert ? "hilbert" : "box";
     const feint_problem pb = FEINT_POISSON;
     char name[64];
     snprintf(name, sizeof name, "%s-poisson", feint_element_name(el));
-    if (!strstr(cases, name)) continue;
+    if (!strstr(cases, name) || !strstr(orders, order)) continue;
     const feint_variant var = variant_arg >= 0 ? (feint_variant)variant_arg
                               : el == FEINT_TET4 ? FEINT_QSS_GEO_LINEAR
                                                  : FEINT_QSS_GEO_GENERIC;
     omp_set_num_threads(thread_list[0]);
     feint_mesh m;
     const size_t cells = el == FEINT_TET4 ? cells_tet : cells_hex;
-    if (feint_mesh_box_create(el, cells, cells, cells, FEINT_PERTURB_NONE, 0.0, 1, &m)) {
+    if (feint_mesh_box_create(el, cells, cells, cells, FEINT_PERTURB_NONE, 0.0, 1, &m) ||
+        (hilbert &&
+         feint_mesh_renumber(&m, FEINT_RENUMBER_VERTICES | FEINT_RENUMBER_ELEMENTS, NULL, NULL))) {
       fprintf(stderr, "mesh: %s\n", feint_last_error());
       return 1;
     }
@@ -190,7 +199,7 @@ int main(int argc, char **argv) {
                              feint_device_copy_to(0, dx, x, n * 8)))
       st = FEINT_ERR_DEVICE;
     if (st) {
-      printf("%-13s not measured: %s\n", name, feint_last_error());
+      printf("%-13s %-7s not measured: %s\n", name, order, feint_last_error());
       feint_csr_destroy(&A);
       free(coef), free(x), free(y), free(yref), free(s), free(cnt);
       feint_mesh_destroy(&m);
@@ -204,7 +213,7 @@ int main(int argc, char **argv) {
         feint_operator *op = NULL;
         if (feint_operator_create(&d, (feint_operator_form)form, (feint_assemble_strategy)strat,
                                   &m, coef, 0, NULL, &op)) {
-          printf("%-13s %d not measured: %s\n", name, form, feint_last_error());
+          printf("%-13s %-7s %d not measured: %s\n", name, order, form, feint_last_error());
           any_fail = 1;
           continue;
         }
@@ -219,7 +228,8 @@ int main(int argc, char **argv) {
         feint_operator_info oi;
         feint_operator_get_info(op, &oi);
         if (on_device && (oi.target != FEINT_TARGET_DEVICE || oi.host_fallback)) {
-          printf("%-13s %s FAIL: the operator did not go to the device\n", name, form_names[form]);
+          printf("%-13s %-7s %s FAIL: the operator did not go to the device\n", name, order,
+                 form_names[form]);
           any_fail = 1;
           feint_operator_destroy(op);
           continue;
@@ -280,16 +290,16 @@ int main(int argc, char **argv) {
                    form == FEINT_OPERATOR_ASSEMBLED ? "-" : strat ? "atomics" : "colouring",
                    xfer ? "+xfer" : "");
           const int thr_shown = on_device ? 0 : thread_list[ti];
-          printf("%-13s %-11s %-9s %3d %9zu %9.2f %9.2f %8.1f %9.2f %8s %6.1f%% %6.1f %s\n", name,
-                 form_names[form], sname, thr_shown, m.num_elem, tmin, tmed, mdofs, bound_ns,
+          printf("%-13s %-7s %-11s %-9s %3d %9zu %9.2f %9.2f %8.1f %9.2f %8s %6.1f%% %6.1f %s\n",
+                 name, order, form_names[form], sname, thr_shown, m.num_elem, tmin, tmed, mdofs, bound_ns,
                  feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
           if (!pass)
             printf("  FAIL: status %d (%s), %zu entries off the reference\n", status,
                    feint_last_error(), bad);
           if (out)
             fprintf(out,
-                    "%s,%s,%s,%d,%d,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
-                    name, form_names[form], sname, (int)var, thr_shown, m.num_elem, n, A.nnz,
+                    "%s,%s,%s,%s,%d,%d,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
+                    name, order, form_names[form], sname, (int)var, thr_shown, m.num_elem, n, A.nnz,
                     reps, tmin, tmed, mdofs, (double)pc.bytes_compulsory / ne,
                     (double)pc.flops / ne, bw_med, fl_med, bound_ns,
                     feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");

@@ -114,7 +114,7 @@ echo "tests (MANDATORY): $pass passed, $fail failed, $skip skipped, $tout timed 
 save
 
 phase "3: operator and solver benches on the device"
-cap 90 "$RUN" "$HERE/bin/feint_bench_operator" --target device --reps 10 --csv "$W/bench/device_operator.csv" \
+cap 90 "$RUN" "$HERE/bin/feint_bench_operator" --target device --order box --reps 10 --csv "$W/bench/device_operator.csv" \
     > "$W/bench/device_operator.txt" 2>&1
 echo "exit $?"; cat "$W/bench/device_operator.txt"
 save

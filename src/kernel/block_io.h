@@ -274,11 +274,17 @@ FEINT_INLINE void feint_block_store(double *dst, const double *buf, int len) {
   for (; i < len; i++) dst[i] = buf[i];
 }
 
+/* Ask for the `bytes` bytes from p on to be brought into the cache, a
+ * 64-byte line at a time. */
+FEINT_INLINE void feint_prefetch_bytes(const void *p, const int bytes) {
+  const char *c = (const char *)p;
+  for (int i = 0; i < bytes; i += 64) __builtin_prefetch(c + i);
+}
+
 /* Ask for the chunk of block `blk` of an array with `size` entries per
  * element (B * size doubles, either layout) to be brought into the cache. */
 FEINT_INLINE void feint_prefetch_block(const double *src, int size, size_t blk) {
-  const char *p = (const char *)(src + blk * FEINT_B * (size_t)size);
-  for (int i = 0; i < FEINT_B * size * (int)sizeof(double); i += 64) __builtin_prefetch(p + i);
+  feint_prefetch_bytes(src + blk * FEINT_B * (size_t)size, FEINT_B * size * (int)sizeof(double));
 }
 
 /* A loop over blocks up to `end` that works on block blk asks for the

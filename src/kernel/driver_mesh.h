@@ -46,46 +46,31 @@
 #include "kernel/gather.h"
 #include "kernel/scatter.h"
 
-/* Software prefetch of the mesh loop, called once per block at i0.  The
- * hardware prefetchers follow the element-ordered streams (conn,
- * coefficients, map) but not what they index: in a mesh whose vertices are
- * not numbered along lines (a Hilbert-renumbered or a generated one), each
- * element's coordinates, row offsets, CSR rows and vector entries are
- * misses taken one after another.  So, per block: the streams
- * FEINT_PREFETCH_AHEAD blocks ahead; the coordinates and row offsets of
- * the vertices of the block 2 ahead (its conn is in cache by then); the
- * first two lines of each CSR row, and the vector entry, of the vertices
- * of the next block (their row offsets are).  Blocks past the end of the
- * mesh are not asked for; the ones after a chunk's last block may belong
- * to another chunk (a few wasted lines per chunk).  tet4 Poisson, 4.09 M
- * elements, one thread, Zen 3, min (median) of 6 alternated runs, ns per
- * element, Hilbert order: map 63.8 (69.5) -> 48.1 (59.9), search 122.7
- * (132.1) -> 96.6 (100.2); box generator order (lines of vertices, which
- * the hardware already follows): map 42.0 (45.9) -> 43.5 (48.1), search
- * 79.3 (83.2) -> 84.5 (87.2). */
+/* Software prefetch of the mesh loop, called once per block at i0: what
+ * the gather reads, and the row offsets of the vertices of the block 2
+ * ahead (kernel/gather.h's feint_prefetch_mesh_block); the position map
+ * FEINT_PREFETCH_AHEAD blocks ahead; the first two lines of each CSR row,
+ * and the vector entry, of the vertices of the next block (their row
+ * offsets are in cache by then).  The blocks after a chunk's last block
+ * may belong to another chunk (a few wasted lines per chunk).  tet4
+ * Poisson, 4.09 M elements, one thread, Zen 3, min (median) of 6
+ * alternated runs, ns per element, Hilbert order: map 63.8 (69.5) -> 48.1
+ * (59.9), search 122.7 (132.1) -> 96.6 (100.2); box generator order (lines
+ * of vertices, which the hardware already follows): map 42.0 (45.9) ->
+ * 43.5 (48.1), search 79.3 (83.2) -> 84.5 (87.2). */
 FEINT_INLINE void FEINT_VFN(feint_mesh_prefetch_, _host)(const feint_mesh_kernel_args *ka,
                                                          const int et, const int pb,
                                                          const int out, const size_t i0) {
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb);
   const int cs = feint_problem_coeffs(et, pb), scatter = out != FEINT_MESH_OUT_ELEMENT;
   const size_t B = FEINT_B, ne = ka->num_elem, far = i0 + FEINT_PREFETCH_AHEAD * B;
-  const size_t mid = i0 + 2 * B, next = i0 + B;
+  const size_t next = i0 + B;
   const uint32_t *conn = ka->conn;
-  if (far + B <= ne) {
-    const char *c = (const char *)(conn + far * ns);
-    for (int k = 0; k < FEINT_B * ns * (int)sizeof(uint32_t); k += 64) __builtin_prefetch(c + k);
-    if (ka->coeffs != NULL) feint_prefetch_block(ka->coeffs, cs, far / B);
-    if (scatter && ka->elem_map != NULL) {
-      const char *m = (const char *)(ka->elem_map + far * (size_t)(ns * ns));
-      for (int k = 0; k < FEINT_B * ns * ns * (int)sizeof(int32_t); k += 64)
-        __builtin_prefetch(m + k);
-    }
-  }
-  if (mid + B <= ne)
-    for (size_t k = mid * ns; k < (mid + B) * ns; k++) {
-      __builtin_prefetch(ka->coords + 3 * (size_t)conn[k]);
-      if (scatter) __builtin_prefetch(ka->row_ptr + nc * (size_t)conn[k]);
-    }
+  feint_prefetch_mesh_block(conn, ns, ne, i0, ka->coeffs, cs, ka->coords, 3 * sizeof(double),
+                            scatter ? ka->row_ptr : NULL, nc * sizeof(*ka->row_ptr));
+  if (scatter && ka->elem_map != NULL && far + B <= ne)
+    feint_prefetch_bytes(ka->elem_map + far * (size_t)(ns * ns),
+                         FEINT_B * ns * ns * (int)sizeof(int32_t));
   if (scatter && next + B <= ne)
     for (size_t k = next * ns; k < (next + B) * ns; k++) {
       const size_t v = nc * (size_t)conn[k];

@@ -143,12 +143,19 @@ FEINT_INLINE void pre_block_host(const int et, const int pb, const int qp, const
 FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const int pb,
                                 const int qp, const double *x, double *y) {
   const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS;
+  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
+  const int nk = (int)packed_entries(nd, pb != FEINT_CONVDIFF);
   for (size_t g = 0; g < op->num_groups; g++) {
     FEINT_OMP(for schedule(static))
     for (size_t r = op->run_ptr[g]; r < op->run_ptr[g + 1]; r++) {
       const size_t s0 = op->run_slot[r], cnt = op->run_count[r];
       for (size_t i = 0; i < cnt; i += FEINT_B) {
         const int nvalid = cnt - i < FEINT_B ? (int)(cnt - i) : FEINT_B;
+        /* software prefetch (kernel/gather.h): the run's streams, the x and
+         * y entries of the vertices of the block 2 ahead */
+        feint_prefetch_mesh_block(op->slot_conn + s0 * ns, ns, cnt, i,
+                                  qp ? NULL : op->elem_data + s0 * nk, nk, x, nc * sizeof(double),
+                                  y, nc * sizeof(double));
         if (atomic)
           pre_block_host(et, pb, qp, 1, s0 + i, nvalid, op->slot_conn, op->elem_data,
                          op->qp_off, x, y);
