@@ -132,8 +132,8 @@ int main(int argc, char **argv) {
                   : NULL;
   if (csv && !out) return 2;
   if (out)
-    fprintf(out, "case,order,form,strategy,variant,threads,num_elem,num_dofs,nnz,reps,min_ns,median_ns,"
-                 "mdofs,bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,"
+    fprintf(out, "case,order,form,strategy,variant,threads,num_elem,num_dofs,nnz,reps,min_ns,"
+                 "median_ns,mdofs,bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,"
                  "pct_of_bound,status\n");
   printf("feint_bench_operator: feint %s, %d threads max, y = A x %s, kernel time "
          "(trusted geometry)\n",
@@ -291,14 +291,15 @@ int main(int argc, char **argv) {
                    xfer ? "+xfer" : "");
           const int thr_shown = on_device ? 0 : thread_list[ti];
           printf("%-13s %-7s %-11s %-9s %3d %9zu %9.2f %9.2f %8.1f %9.2f %8s %6.1f%% %6.1f %s\n",
-                 name, order, form_names[form], sname, thr_shown, m.num_elem, tmin, tmed, mdofs, bound_ns,
-                 feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
+                 name, order, form_names[form], sname, thr_shown, m.num_elem, tmin, tmed, mdofs,
+                 bound_ns, feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
           if (!pass)
             printf("  FAIL: status %d (%s), %zu entries off the reference\n", status,
                    feint_last_error(), bad);
           if (out)
             fprintf(out,
-                    "%s,%s,%s,%s,%d,%d,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
+                    "%s,%s,%s,%s,%d,%d,%zu,%zu,%zu,%d,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,"
+                    "%.2f,%s\n",
                     name, order, form_names[form], sname, (int)var, thr_shown, m.num_elem, n, A.nnz,
                     reps, tmin, tmed, mdofs, (double)pc.bytes_compulsory / ne,
                     (double)pc.flops / ne, bw_med, fl_med, bound_ns,
