@@ -12,10 +12,15 @@
  *    fewer for cases whose arrays would pass 4 GiB (elasticity: hex8 1 Mi),
  *    never below 1 Mi; arrays far beyond the last-level cache; threads as OpenMP gives them
  *    (make bench pins them: OMP_PROC_BIND=close, OMP_PLACES=cores).
- *  - Per configuration: one untimed warm-up, then `reps` timed runs; before
- *    each timed kernel run one triad run and one FMA run are timed.  Reported:
- *    min / median / max of the kernel; the bound uses the median triad
- *    bandwidth and the median FMA rate of the same configuration's reps.
+ *  - Per variant, its rows (natural, blocked, packed output; for
+ *    qss_geo_generic also the default call in both layouts) are timed
+ *    together: one untimed warm-up each, then `reps` rounds, each round
+ *    running every row once, and before each timed kernel run one triad run
+ *    and one FMA run.  Reported: min / median / max of the kernel; the bound
+ *    uses the median triad bandwidth and the median FMA rate of the same
+ *    row's reps.  The ratios printed after each case (natural/blocked,
+ *    packed/natural, validated/trusted) compare rows of the same rounds:
+ *    the ratio of the minima and the median of the per-round ratios.
  *  - Kernel time only (FEINT_FLAG_TRUST_GEOMETRY), as the paper times it;
  *    the default call, with the validation pass feint_integrate runs before
  *    any output is written, has its own row ("qss_geo_generic+check", bytes
@@ -386,42 +391,70 @@ static void report(const case_data *cd, const result *r) {
   if (csv_out) fflush(csv_out); /* a run stopped by a time limit keeps every finished row */
 }
 
-/* Warm-up, then r->reps timed calls, each preceded by one triad and one FMA
- * probe run (the interleaved bound).  on_device: every call must have run
- * on the device.  Returns 0 on success; a failing call is reported and marks
- * the bench failed. */
-static int time_row(const options *o, const probe *p, const case_data *cd, result *r,
-                    const feint_integrate_desc *desc, const double *geo, const double *coef,
-                    double *A, double *b, int on_device) {
-  double t0 = perfmodel_now_s();
-  const feint_status st = feint_integrate(desc, cd->num_elem, geo, coef, A, b);
-  const double t_first = perfmodel_now_s() - t0;
-  if (st != FEINT_SUCCESS) {
-    fprintf(stderr, "feint_bench: %s\n", feint_last_error());
-    any_fail = 1;
-    return -1;
-  }
-  if (on_device) require_device_run(r->variant);
-  int reps = (int)ceil(o->budget_s / (t_first + 0.05));
-  reps = reps < 3 ? 3 : reps > o->reps ? o->reps : reps;
-  for (int i = 0; i < reps; i++) {
-    r->gbs[i] = probe_triad_gbs(p);
-    r->gflops[i] = probe_fma_gflops(p);
-    if (r->xfer) {
-      r->h2d[i] = perfmodel_dev_copy_gbs(&g_dev_triad, 1);
-      r->d2h[i] = perfmodel_dev_copy_gbs(&g_dev_triad, 0);
+/* One row of the bench: its result, the call it times and that call's
+ * arrays.  dev_out: the outputs are device arrays (copied back to validate). */
+typedef struct {
+  result r;
+  feint_integrate_desc desc;
+  const double *geo, *coef;
+  double *A, *b;
+  int mesh, dev_out;
+  double t_first;
+} row;
+
+/* The rows of one group, timed in rounds: a warm-up call of each row (its
+ * output validated at once, before the next row overwrites it; the timed
+ * calls repeat the same deterministic call), then `reps` rounds, each
+ * running every row once, its triad and FMA probe first.  The rows a ratio
+ * compares thus run seconds apart, never minutes, so a change of load on a
+ * shared machine falls on both sides of the ratio.  on_device: every call
+ * must have run on the device.  Returns 0 on success; a failing call is
+ * reported and marks the bench failed. */
+static int time_rows(const options *o, const probe *p, const case_data *cd, row *rw, int k,
+                     int on_device) {
+  double first_sum = 0.0;
+  for (int j = 0; j < k; j++) {
+    row *w = &rw[j];
+    const double t0 = perfmodel_now_s();
+    const feint_status st = feint_integrate(&w->desc, cd->num_elem, w->geo, w->coef, w->A, w->b);
+    w->t_first = perfmodel_now_s() - t0;
+    if (st != FEINT_SUCCESS) {
+      fprintf(stderr, "feint_bench: %s\n", feint_last_error());
+      any_fail = 1;
+      return -1;
     }
-    /* likwid counts per thread: start/stop the region in every thread */
-#pragma omp parallel
-    FEINT_MARKER_START(r->variant);
-    t0 = perfmodel_now_s(); /* feint_integrate returns after a target region completes */
-    feint_integrate(desc, cd->num_elem, geo, coef, A, b);
-    r->t[i] = perfmodel_now_s() - t0;
-#pragma omp parallel
-    FEINT_MARKER_STOP(r->variant);
-    if (on_device) require_device_run(r->variant);
+    if (on_device) require_device_run(w->r.variant);
+    if (w->dev_out && (feint_device_copy_from(0, cd->A, cd->dA, cd->len_A * 8) != FEINT_SUCCESS ||
+                       feint_device_copy_from(0, cd->b, cd->dB, cd->len_b * 8) != FEINT_SUCCESS)) {
+      fprintf(stderr, "feint_bench: %s\n", feint_last_error());
+      exit(2);
+    }
+    w->r.pass = validate(cd, w->mesh, w->r.layout) == 0;
+    first_sum += w->t_first + 0.05;
   }
-  r->reps = reps;
+  /* the group's time budget: the rows' budgets together */
+  int reps = (int)ceil(k * o->budget_s / first_sum);
+  reps = reps < 3 ? 3 : reps > o->reps ? o->reps : reps;
+  for (int i = 0; i < reps; i++)
+    for (int j = 0; j < k; j++) {
+      result *r = &rw[j].r;
+      r->gbs[i] = probe_triad_gbs(p);
+      r->gflops[i] = probe_fma_gflops(p);
+      if (r->xfer) {
+        r->h2d[i] = perfmodel_dev_copy_gbs(&g_dev_triad, 1);
+        r->d2h[i] = perfmodel_dev_copy_gbs(&g_dev_triad, 0);
+      }
+      /* likwid counts per thread: start/stop the region in every thread */
+#pragma omp parallel
+      FEINT_MARKER_START(r->variant);
+      const double t0 = perfmodel_now_s(); /* returns after a target region completes */
+      feint_integrate(&rw[j].desc, cd->num_elem, rw[j].geo, rw[j].coef, rw[j].A, rw[j].b);
+      r->t[i] = perfmodel_now_s() - t0;
+#pragma omp parallel
+      FEINT_MARKER_STOP(r->variant);
+      if (on_device) require_device_run(r->variant);
+    }
+  for (int j = 0; j < k; j++) rw[j].r.reps = reps;
   return 0;
 }
 
@@ -431,7 +464,8 @@ static int variant_mesh(const case_data *cd, const feint_variant_info *vi) {
 }
 
 /* --target device: one configuration twice, kernels alone on device-resident
- * arrays, then whole calls with host arrays (transfers included, "+xfer"). */
+ * arrays and whole calls with host arrays (transfers included, "+xfer"),
+ * timed in alternation. */
 static void run_config_device(const options *o, const probe *p, case_data *cd, int v,
                               feint_layout l) {
   feint_variant_info vi;
@@ -441,94 +475,136 @@ static void run_config_device(const options *o, const probe *p, case_data *cd, i
   feint_pm_counts_get(cd->el, cd->pb, (feint_variant)v, &pc);
   static char xfer_name[FEINT_VARIANT_COUNT][48];
   snprintf(xfer_name[v], sizeof xfer_name[v], "%s+xfer", vi.name);
+  row rw[2];
+  memset(rw, 0, sizeof rw);
+  const feint_layout lin = layout_in_of(l);
   for (int xfer = 0; xfer < 2; xfer++) {
-    result r = {0};
-    r.variant = xfer ? xfer_name[v] : vi.name;
-    r.layout = l;
-    r.xfer = xfer;
-    r.bytes_in = 8 * (long long)(pc.geometry + pc.coeffs);
-    const feint_layout lin = layout_in_of(l);
-    r.bytes = l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory;
-    r.flops = pc.flops;
-    feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, lin, l,
-                                 FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_DEVICE, 0};
-    const double *geo = cd->geo[mesh][lin], *coef = cd->coef[lin];
-    double *A = cd->A, *b = cd->b;
+    row *w = &rw[xfer];
+    w->r.variant = xfer ? xfer_name[v] : vi.name;
+    w->r.layout = l;
+    w->r.xfer = xfer;
+    w->r.bytes_in = 8 * (long long)(pc.geometry + pc.coeffs);
+    w->r.bytes = l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory;
+    w->r.flops = pc.flops;
+    w->desc = (feint_integrate_desc){cd->el, cd->pb, (feint_variant)v, lin, l,
+                                     FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_DEVICE, 0};
+    w->mesh = mesh;
+    w->geo = cd->geo[mesh][lin];
+    w->coef = cd->coef[lin];
+    w->A = cd->A;
+    w->b = cd->b;
     if (!xfer) {
-      desc.flags |= FEINT_FLAG_DEVICE_POINTERS;
-      geo = cd->dgeo[mesh][lin];
-      coef = cd->dcoef[lin];
-      A = cd->dA;
-      b = cd->dB;
+      w->desc.flags |= FEINT_FLAG_DEVICE_POINTERS;
+      w->geo = cd->dgeo[mesh][lin];
+      w->coef = cd->dcoef[lin];
+      w->A = cd->dA;
+      w->b = cd->dB;
+      w->dev_out = 1;
     }
-    if (time_row(o, p, cd, &r, &desc, geo, coef, A, b, 1)) return;
-    if (!xfer && (feint_device_copy_from(0, cd->A, cd->dA, cd->len_A * 8) != FEINT_SUCCESS ||
-                  feint_device_copy_from(0, cd->b, cd->dB, cd->len_b * 8) != FEINT_SUCCESS)) {
-      fprintf(stderr, "feint_bench: %s\n", feint_last_error());
-      exit(2);
-    }
-    r.pass = validate(cd, mesh, l) == 0;
-    report(cd, &r);
   }
+  if (time_rows(o, p, cd, rw, 2, 1)) return;
+  for (int j = 0; j < 2; j++) report(cd, &rw[j].r);
 }
 
-/* One host configuration.  checked = 0: the kernel alone (FEINT_FLAG_TRUST_GEOMETRY), as the paper
- * times it.  checked = 1: the default call, validation pass included, in a
- * row "<variant>+check" whose bytes add the pass's second read of the
- * geometry and coefficients. */
-static void run_config(const options *o, const probe *p, case_data *cd, int v, feint_layout l,
-                       int checked, double *ns_min, double *ns_med) {
-  result r = {0};
+/* One host row.  checked = 0: the kernel alone (FEINT_FLAG_TRUST_GEOMETRY),
+ * as the paper times it.  checked = 1: the default call, validation pass
+ * included, in a row "<variant>+check" whose bytes add the pass's second
+ * read of the geometry and coefficients. */
+static void row_host(case_data *cd, int v, feint_layout l, int checked, row *w) {
+  memset(w, 0, sizeof *w);
   feint_variant_info vi;
   feint_variant_get_info((feint_variant)v, &vi);
-  const int mesh = variant_mesh(cd, &vi);
+  w->mesh = variant_mesh(cd, &vi);
   feint_pm_counts pc;
   feint_pm_counts_get(cd->el, cd->pb, (feint_variant)v, &pc);
   static char check_name[FEINT_VARIANT_COUNT][48];
   snprintf(check_name[v], sizeof check_name[v], "%s+check", vi.name);
-  r.variant = checked ? check_name[v] : vi.name;
-  r.layout = l;
+  w->r.variant = checked ? check_name[v] : vi.name;
+  w->r.layout = l;
   const feint_layout lin = layout_in_of(l);
-  r.bytes = (l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory) +
-            (checked ? 8 * (pc.geometry + pc.coeffs) : 0);
-  r.flops = pc.flops;
-  const feint_integrate_desc desc = {cd->el, cd->pb, (feint_variant)v, lin, l,
-                                     checked ? 0u : FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_HOST, 0};
-  if (time_row(o, p, cd, &r, &desc, cd->geo[mesh][lin], cd->coef[lin], cd->A, cd->b, 0)) return;
-  r.pass = validate(cd, mesh, l) == 0;
-  report(cd, &r);
-  *ns_min = feint_pm_ns_per_elem(perfmodel_min(r.t, r.reps), (double)cd->num_elem);
-  *ns_med = feint_pm_ns_per_elem(perfmodel_median(r.t, r.reps), (double)cd->num_elem);
+  w->r.bytes = (l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory) +
+               (checked ? 8 * (pc.geometry + pc.coeffs) : 0);
+  w->r.flops = pc.flops;
+  w->desc = (feint_integrate_desc){cd->el, cd->pb, (feint_variant)v, lin, l,
+                                   checked ? 0u : FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_HOST, 0};
+  w->geo = cd->geo[w->mesh][lin];
+  w->coef = cd->coef[lin];
+  w->A = cd->A;
+  w->b = cd->b;
 }
 
-/* The regression guards of one host case: natural / blocked time per variant
- * and validated (default call) / trusted (kernel alone) time per layout, as
- * min (median); t[layout][v], v = FEINT_VARIANT_COUNT: the +check row. */
-static void print_ratios(const char *case_name, double t_min[FEINT_LAYOUT_COUNT][FEINT_VARIANT_COUNT + 1],
-                         double t_med[FEINT_LAYOUT_COUNT][FEINT_VARIANT_COUNT + 1]) {
-  const int N = FEINT_LAYOUT_NATURAL, Bl = FEINT_LAYOUT_BLOCKED, C = FEINT_VARIANT_COUNT;
-  printf("# %s natural/blocked, min (median):", case_name);
-  for (int v = 0; v <= C; v++) {
+/* A ratio of two rows timed in the same rounds: of their minima, and the
+ * median over the rounds of each round's ratio. */
+typedef struct {
+  double min, med;
+} ratio;
+
+static ratio ratio_of(const result *num, const result *den) {
+  double per_round[MAX_REPS];
+  for (int i = 0; i < num->reps; i++) per_round[i] = num->t[i] / den->t[i];
+  return (ratio){perfmodel_min(num->t, num->reps) / perfmodel_min(den->t, den->reps),
+                 perfmodel_median(per_round, num->reps)};
+}
+
+/* The regression guards of one host case, each a ratio (ratio_of) of rows
+ * timed in the same rounds: natural / blocked per variant and for the
+ * default call (nat_blk[FEINT_VARIANT_COUNT]), packed /
+ * natural per variant (symmetric problems), validated (the default call,
+ * qss_geo_generic+check) / trusted (the kernel alone) per layout. */
+typedef struct {
+  ratio nat_blk[FEINT_VARIANT_COUNT + 1], packed_nat[FEINT_VARIANT_COUNT], checked[2];
+  int has_packed;
+} case_ratios;
+
+static void print_ratios(const char *case_name, const case_ratios *q) {
+  printf("# %s natural/blocked, of the minima (median of per-round ratios):", case_name);
+  for (int v = 0; v <= FEINT_VARIANT_COUNT; v++) {
     feint_variant_info vi;
-    feint_variant_get_info((feint_variant)(v < C ? v : FEINT_QSS_GEO_GENERIC), &vi);
-    printf(" %s%s %.2f (%.2f)", vi.name, v < C ? "" : "+check", t_min[N][v] / t_min[Bl][v],
-           t_med[N][v] / t_med[Bl][v]);
+    feint_variant_get_info((feint_variant)(v < FEINT_VARIANT_COUNT ? v : FEINT_QSS_GEO_GENERIC), &vi);
+    printf(" %s%s %.2f (%.2f)", vi.name, v < FEINT_VARIANT_COUNT ? "" : "+check", q->nat_blk[v].min,
+           q->nat_blk[v].med);
   }
-  const int P = FEINT_LAYOUT_PACKED;
-  if (!isnan(t_min[P][0])) {
-    printf("\n# %s packed/natural, min (median):", case_name);
-    for (int v = 0; v < C; v++) {
+  if (q->has_packed) {
+    printf("\n# %s packed/natural, of the minima (median of per-round ratios):", case_name);
+    for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
       feint_variant_info vi;
       feint_variant_get_info((feint_variant)v, &vi);
-      printf(" %s %.2f (%.2f)", vi.name, t_min[P][v] / t_min[N][v], t_med[P][v] / t_med[N][v]);
+      printf(" %s %.2f (%.2f)", vi.name, q->packed_nat[v].min, q->packed_nat[v].med);
     }
   }
-  const int g = FEINT_QSS_GEO_GENERIC;
-  printf("\n# %s validated/trusted (qss_geo_generic+check / qss_geo_generic), min (median): "
-         "natural %.2f (%.2f) blocked %.2f (%.2f)\n",
-         case_name, t_min[N][C] / t_min[N][g], t_med[N][C] / t_med[N][g], t_min[Bl][C] / t_min[Bl][g],
-         t_med[Bl][C] / t_med[Bl][g]);
+  printf("\n# %s validated/trusted (qss_geo_generic+check / qss_geo_generic), of the minima "
+         "(median of per-round ratios): natural %.2f (%.2f) blocked %.2f (%.2f)\n",
+         case_name, q->checked[0].min, q->checked[0].med, q->checked[1].min, q->checked[1].med);
   fflush(stdout);
+}
+
+/* One variant of one host case: its rows (natural, blocked, packed for
+ * symmetric problems; for qss_geo_generic also the default call in natural
+ * and blocked layout) timed in the same rounds, reported, and their ratios
+ * kept in q. */
+static void run_variant(const options *o, const probe *p, case_data *cd, int v, case_ratios *q) {
+  row rw[FEINT_LAYOUT_COUNT + 2];
+  int k = 0, at[FEINT_LAYOUT_COUNT] = {-1, -1, -1}, at_checked[2] = {-1, -1};
+  for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
+    if (l == FEINT_LAYOUT_PACKED && cd->pb == FEINT_CONVDIFF) continue; /* not symmetric */
+    at[l] = k;
+    row_host(cd, v, (feint_layout)l, 0, &rw[k++]);
+  }
+  if (v == FEINT_QSS_GEO_GENERIC)
+    for (int l = 0; l < 2; l++) { /* natural, blocked */
+      at_checked[l] = k;
+      row_host(cd, v, (feint_layout)l, 1, &rw[k++]);
+    }
+  if (time_rows(o, p, cd, rw, k, 0)) return;
+  for (int j = 0; j < k; j++) report(cd, &rw[j].r);
+  const int N = at[FEINT_LAYOUT_NATURAL], Bl = at[FEINT_LAYOUT_BLOCKED], P = at[FEINT_LAYOUT_PACKED];
+  q->nat_blk[v] = ratio_of(&rw[N].r, &rw[Bl].r);
+  if (P >= 0) q->packed_nat[v] = ratio_of(&rw[P].r, &rw[N].r);
+  q->has_packed = P >= 0;
+  for (int l = 0; l < 2; l++)
+    if (at_checked[l] >= 0) q->checked[l] = ratio_of(&rw[at_checked[l]].r, &rw[at[l]].r);
+  if (at_checked[0] >= 0)
+    q->nat_blk[FEINT_VARIANT_COUNT] = ratio_of(&rw[at_checked[0]].r, &rw[at_checked[1]].r);
 }
 
 /* The name of case k (element-major, as the loops): "<element>-<problem>",
@@ -762,27 +838,21 @@ int main(int argc, char **argv) {
       if (min_elem > o.elements) min_elem = o.elements; /* --quick, --elements below 1 Mi */
       case_data cd;
       case_setup(&cd, (feint_element)el, (feint_problem)pb, min_elem);
-      double t_min[FEINT_LAYOUT_COUNT][FEINT_VARIANT_COUNT + 1];
-      double t_med[FEINT_LAYOUT_COUNT][FEINT_VARIANT_COUNT + 1];
-      for (int l = 0; l < FEINT_LAYOUT_COUNT; l++)
-        for (int v = 0; v <= FEINT_VARIANT_COUNT; v++) t_min[l][v] = t_med[l][v] = NAN;
-      /* the rows a ratio compares run one after the other (both layouts of
-       * a variant, then the default call beside its kernel), so a change
-       * of load on a shared machine moves both sides of the ratio alike */
+      case_ratios q = {.has_packed = 0};
+      for (int v = 0; v <= FEINT_VARIANT_COUNT; v++) /* NaN: a row that failed */
+        q.nat_blk[v] = (ratio){NAN, NAN};
+      for (int v = 0; v < FEINT_VARIANT_COUNT; v++) q.packed_nat[v] = (ratio){NAN, NAN};
+      q.checked[0] = q.checked[1] = (ratio){NAN, NAN};
       for (int v = 0; v < FEINT_VARIANT_COUNT; v++) {
-        for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
-          if (l == FEINT_LAYOUT_PACKED && pb == FEINT_CONVDIFF) continue; /* not symmetric */
-          if (g_device_mode)
-            run_config_device(&o, &p, &cd, v, (feint_layout)l);
-          else
-            run_config(&o, &p, &cd, v, (feint_layout)l, 0, &t_min[l][v], &t_med[l][v]);
+        if (!g_device_mode) {
+          run_variant(&o, &p, &cd, v, &q);
+          continue;
         }
-        if (!g_device_mode && v == FEINT_QSS_GEO_GENERIC)
-          for (int l = 0; l < FEINT_LAYOUT_PACKED; l++) /* natural, blocked */
-            run_config(&o, &p, &cd, v, (feint_layout)l, 1, &t_min[l][FEINT_VARIANT_COUNT],
-                       &t_med[l][FEINT_VARIANT_COUNT]);
+        for (int l = 0; l < FEINT_LAYOUT_COUNT; l++)
+          if (l != FEINT_LAYOUT_PACKED || pb != FEINT_CONVDIFF) /* packed: symmetric only */
+            run_config_device(&o, &p, &cd, v, (feint_layout)l);
       }
-      if (!g_device_mode) print_ratios(name, t_min, t_med);
+      if (!g_device_mode) print_ratios(name, &q);
       case_free(&cd);
     }
   FEINT_MARKER_CLOSE;
