@@ -70,19 +70,19 @@ static const feint_op_variant_device_fn op_device[FEINT_VARIANT_COUNT] = {
     feint_variant_ssq_geo_linear_op_device, feint_variant_ssq_geo_generic_op_device};
 #endif
 
-/* Entries per element of the PRECOMPUTED data. */
-static size_t packed_entries(int nd, int symmetric) {
-  return symmetric ? (size_t)nd * (nd + 1) / 2 : (size_t)nd * nd;
-}
-
 /* ---- the PRECOMPUTED loop ------------------------------------------------- */
 
 FEINT_DECLARE_TARGET_BEGIN
+/* Entries per element of the PRECOMPUTED data (literal nd and sym: folds). */
+FEINT_INLINE int packed_entries(const int nd, const int sym) {
+  return sym ? feint_packed_entries(nd) : nd * nd;
+}
+
 /* Index of entry (r, c) in the packed data (literal nd and sym: folds). */
 FEINT_INLINE int packed_index(const int nd, const int sym, const int r, const int c) {
   if (!sym) return r * nd + c;
   const int i = r < c ? r : c, j = r < c ? c : r;
-  return i * nd - i * (i - 1) / 2 + (j - i);
+  return feint_packed_row(nd, i) + (j - i);
 }
 FEINT_DECLARE_TARGET_END
 
@@ -93,7 +93,7 @@ FEINT_INLINE void pre_block_host(const int et, const int pb, const int qp, const
                                  double *y) {
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
   const int sym = pb != FEINT_CONVDIFF;
-  const int nk = qp ? feint_qp_entries(et) : sym ? nd * (nd + 1) / 2 : nd * nd;
+  const int nk = qp ? feint_qp_entries(et) : packed_entries(nd, sym);
   /* s0 is a multiple of B; QPOINT: the block's offset, and its size says
    * whether it holds one G per cell (affine) or one per point */
   const double *blk = qp ? data + qp_off[s0 / FEINT_B] : data + s0 * (size_t)nk;
@@ -144,7 +144,7 @@ FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const in
                                 const int qp, const double *x, double *y) {
   const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS;
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
-  const int nk = (int)packed_entries(nd, pb != FEINT_CONVDIFF);
+  const int nk = packed_entries(nd, pb != FEINT_CONVDIFF);
   for (size_t g = 0; g < op->num_groups; g++) {
     FEINT_OMP(for schedule(static))
     for (size_t r = op->run_ptr[g]; r < op->run_ptr[g + 1]; r++) {
@@ -175,7 +175,7 @@ FEINT_INLINE void pre_slot_device(const int et, const int pb, const int qp, cons
                                   const uint64_t *qp_off, const double *x, double *y) {
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
   const int sym = pb != FEINT_CONVDIFF;
-  const int nk = qp ? feint_qp_entries(et) : sym ? nd * (nd + 1) / 2 : nd * nd;
+  const int nk = qp ? feint_qp_entries(et) : packed_entries(nd, sym);
   const size_t l = s % FEINT_B;
   const double *blk = (qp ? data + qp_off[s / FEINT_B] : data + (s - l) * (size_t)nk) + l;
   const int affine = qp && qp_off[s / FEINT_B + 1] - qp_off[s / FEINT_B] == 6 * FEINT_B;
@@ -496,7 +496,7 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
   uint32_t *order = NULL;
   feint_status st = make_slots(op, &order);
   const int sym = op->desc.problem != FEINT_CONVDIFF, qp = op->form == FEINT_OPERATOR_QPOINT;
-  const size_t nk = qp ? (size_t)feint_qp_entries(op->desc.element) : packed_entries(nd, sym);
+  const size_t nk = qp ? (size_t)feint_qp_entries(op->desc.element) : (size_t)packed_entries(nd, sym);
   const size_t B = FEINT_BLOCK_LEN, S = op->num_slots;
   uint32_t *sconn = st == FEINT_SUCCESS ? malloc(S * ns * sizeof(uint32_t)) : NULL;
   double *data = sconn ? malloc(S * nk * sizeof(double)) : NULL;
