@@ -463,54 +463,13 @@ static int variant_mesh(const case_data *cd, const feint_variant_info *vi) {
   return vi->geo_linear && cd->el != FEINT_TET4 ? 1 : 0;
 }
 
-/* --target device: one configuration twice, kernels alone on device-resident
- * arrays and whole calls with host arrays (transfers included, "+xfer"),
- * timed in alternation. */
-static void run_config_device(const options *o, const probe *p, case_data *cd, int v,
-                              feint_layout l) {
-  feint_variant_info vi;
-  feint_variant_get_info((feint_variant)v, &vi);
-  const int mesh = variant_mesh(cd, &vi);
-  feint_pm_counts pc;
-  feint_pm_counts_get(cd->el, cd->pb, (feint_variant)v, &pc);
-  static char xfer_name[FEINT_VARIANT_COUNT][48];
-  snprintf(xfer_name[v], sizeof xfer_name[v], "%s+xfer", vi.name);
-  row rw[2];
-  memset(rw, 0, sizeof rw);
-  const feint_layout lin = layout_in_of(l);
-  for (int xfer = 0; xfer < 2; xfer++) {
-    row *w = &rw[xfer];
-    w->r.variant = xfer ? xfer_name[v] : vi.name;
-    w->r.layout = l;
-    w->r.xfer = xfer;
-    w->r.bytes_in = 8 * (long long)(pc.geometry + pc.coeffs);
-    w->r.bytes = l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory;
-    w->r.flops = pc.flops;
-    w->desc = (feint_integrate_desc){cd->el, cd->pb, (feint_variant)v, lin, l,
-                                     FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_DEVICE, 0};
-    w->mesh = mesh;
-    w->geo = cd->geo[mesh][lin];
-    w->coef = cd->coef[lin];
-    w->A = cd->A;
-    w->b = cd->b;
-    if (!xfer) {
-      w->desc.flags |= FEINT_FLAG_DEVICE_POINTERS;
-      w->geo = cd->dgeo[mesh][lin];
-      w->coef = cd->dcoef[lin];
-      w->A = cd->dA;
-      w->b = cd->dB;
-      w->dev_out = 1;
-    }
-  }
-  if (time_rows(o, p, cd, rw, 2, 1)) return;
-  for (int j = 0; j < 2; j++) report(cd, &rw[j].r);
-}
-
-/* One host row.  checked = 0: the kernel alone (FEINT_FLAG_TRUST_GEOMETRY),
- * as the paper times it.  checked = 1: the default call, validation pass
- * included, in a row "<variant>+check" whose bytes add the pass's second
- * read of the geometry and coefficients. */
-static void row_host(case_data *cd, int v, feint_layout l, int checked, row *w) {
+/* One row on host arrays (its target: host, or device for the "+xfer"
+ * rows).  checked = 0: the kernel alone (FEINT_FLAG_TRUST_GEOMETRY), as the
+ * paper times it.  checked = 1: the default call, validation pass included,
+ * in a row "<variant>+check" whose bytes add the pass's second read of the
+ * geometry and coefficients. */
+static void row_init(case_data *cd, int v, feint_layout l, int checked, feint_target target,
+                     row *w) {
   memset(w, 0, sizeof *w);
   feint_variant_info vi;
   feint_variant_get_info((feint_variant)v, &vi);
@@ -522,15 +481,39 @@ static void row_host(case_data *cd, int v, feint_layout l, int checked, row *w) 
   w->r.variant = checked ? check_name[v] : vi.name;
   w->r.layout = l;
   const feint_layout lin = layout_in_of(l);
+  w->r.bytes_in = 8 * (long long)(pc.geometry + pc.coeffs);
   w->r.bytes = (l == FEINT_LAYOUT_PACKED ? pc.bytes_compulsory_packed : pc.bytes_compulsory) +
-               (checked ? 8 * (pc.geometry + pc.coeffs) : 0);
+               (checked ? w->r.bytes_in : 0);
   w->r.flops = pc.flops;
   w->desc = (feint_integrate_desc){cd->el, cd->pb, (feint_variant)v, lin, l,
-                                   checked ? 0u : FEINT_FLAG_TRUST_GEOMETRY, FEINT_TARGET_HOST, 0};
+                                   checked ? 0u : FEINT_FLAG_TRUST_GEOMETRY, target, 0};
   w->geo = cd->geo[w->mesh][lin];
   w->coef = cd->coef[lin];
   w->A = cd->A;
   w->b = cd->b;
+}
+
+/* --target device: one configuration twice, kernels alone on device-resident
+ * arrays and whole calls with host arrays (transfers included, "+xfer"),
+ * timed in alternation. */
+static void run_config_device(const options *o, const probe *p, case_data *cd, int v,
+                              feint_layout l) {
+  row rw[2];
+  for (int xfer = 0; xfer < 2; xfer++) row_init(cd, v, l, 0, FEINT_TARGET_DEVICE, &rw[xfer]);
+  static char xfer_name[FEINT_VARIANT_COUNT][48];
+  snprintf(xfer_name[v], sizeof xfer_name[v], "%s+xfer", rw[1].r.variant);
+  rw[1].r.variant = xfer_name[v];
+  rw[1].r.xfer = 1;
+  row *w = &rw[0]; /* the kernel alone: device-resident arrays */
+  const feint_layout lin = layout_in_of(l);
+  w->desc.flags |= FEINT_FLAG_DEVICE_POINTERS;
+  w->geo = cd->dgeo[w->mesh][lin];
+  w->coef = cd->dcoef[lin];
+  w->A = cd->dA;
+  w->b = cd->dB;
+  w->dev_out = 1;
+  if (time_rows(o, p, cd, rw, 2, 1)) return;
+  for (int j = 0; j < 2; j++) report(cd, &rw[j].r);
 }
 
 /* A ratio of two rows timed in the same rounds: of their minima, and the
@@ -588,12 +571,12 @@ static void run_variant(const options *o, const probe *p, case_data *cd, int v, 
   for (int l = 0; l < FEINT_LAYOUT_COUNT; l++) {
     if (l == FEINT_LAYOUT_PACKED && cd->pb == FEINT_CONVDIFF) continue; /* not symmetric */
     at[l] = k;
-    row_host(cd, v, (feint_layout)l, 0, &rw[k++]);
+    row_init(cd, v, (feint_layout)l, 0, FEINT_TARGET_HOST, &rw[k++]);
   }
   if (v == FEINT_QSS_GEO_GENERIC)
     for (int l = 0; l < 2; l++) { /* natural, blocked */
       at_checked[l] = k;
-      row_host(cd, v, (feint_layout)l, 1, &rw[k++]);
+      row_init(cd, v, (feint_layout)l, 1, FEINT_TARGET_HOST, &rw[k++]);
     }
   if (time_rows(o, p, cd, rw, k, 0)) return;
   for (int j = 0; j < k; j++) report(cd, &rw[j].r);
