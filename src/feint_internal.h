@@ -123,30 +123,6 @@ FEINT_INTERNAL feint_status feint_device_geometry_to_host(int device, const doub
 /* Record where the current feint_integrate ran (feint_last_execution). */
 FEINT_INTERNAL void feint_execution_set(feint_target ran_on, int device, int host_fallback);
 
-/* Validation pass over the geometry (validate.c, criterion.h): first
- * element the degeneracy criterion refuses, first element outside the safe
- * range (left to rescale.c), and (if check_affine) first non-affine
- * element; SIZE_MAX if none. */
-FEINT_INTERNAL void feint_geometry_scan(int element, int layout, size_t num_elem,
-                                        const double *geometry, int check_affine,
-                                        size_t *first_degenerate, size_t *first_not_affine,
-                                        size_t *first_rescale);
-
-/* First element with a coefficient outside the safe range (or not finite),
- * SIZE_MAX if none (validate.c). */
-FEINT_INTERNAL size_t feint_coeff_scan(int element, int problem, int layout, size_t num_elem,
-                                       const double *coeffs);
-
-/* Physical admissibility of the coefficients (validate.c): first element
- * with inadmissible ones (elasticity: mu < 0 or lambda + 2 mu / 3 <= 0 or
- * NaN; elasticity_qp the same at any quadrature point; poisson_kappa: kappa
- * <= 0 or NaN at any point), SIZE_MAX if none or the problem has no such
- * condition.  If one is found and what != NULL, what receives (what_len
- * bytes, NUL-terminated) a phrase naming the point and the values, e.g.
- * "quadrature point 3: kappa = -1; poisson_kappa needs kappa > 0". */
-FEINT_INTERNAL size_t feint_physics_scan(int element, int problem, int layout, size_t num_elem,
-                                         const double *coeffs, char *what, size_t what_len);
-
 /* The rescaled slow path (rescale.c) for elements [first, num_elem) of ka
  * that the pass left to it: the lowest degenerate element at or after first
  * (SIZE_MAX: none); and computing them with variant fn, checking that every

@@ -11,6 +11,7 @@
 
 #include "feint_internal.h"
 #include "kernel/block_io.h"
+#include "validate.h"
 
 static const feint_variant_fn variant_host[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_host, feint_variant_qss_geo_generic_host,
@@ -116,7 +117,7 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
   if (!(d.flags & FEINT_FLAG_TRUST_GEOMETRY)) {
     feint_variant_info vi;
     FEINT_CALL(feint_variant_get_info(d.variant, &vi));
-    size_t bad_det, bad_affine, geo_rescale, coef_rescale, bad_phys;
+    feint_scan_firsts first;
     char phys_what[192] = "";
     if (device_ptrs) {
       /* The arrays live on the device: the pass runs on host copies, which
@@ -131,23 +132,25 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
         free(geo_host);
         return st;
       }
-      feint_geometry_scan(d.element, d.layout_in, num_elem, geo_host, vi.geo_linear, &bad_det,
-                          &bad_affine, &geo_rescale);
-      coef_rescale = feint_coeff_scan(d.element, d.problem, d.layout_in, num_elem, coef_host);
-      bad_phys = feint_physics_scan(d.element, d.problem, d.layout_in, num_elem, coef_host,
-                                    phys_what, sizeof phys_what);
+      feint_validate_scan(d.element, d.problem, d.layout_in, num_elem, geo_host, coef_host,
+                          vi.geo_linear, &first);
+      if (first.coeff_phys != SIZE_MAX)
+        feint_coeff_describe(d.element, d.problem, d.layout_in, coef_host, first.coeff_phys,
+                             phys_what, sizeof phys_what);
       free(geo_host);
       free(coef_host);
     } else {
-      feint_geometry_scan(d.element, d.layout_in, num_elem, geometry, vi.geo_linear, &bad_det,
-                          &bad_affine, &geo_rescale);
-      coef_rescale = feint_coeff_scan(d.element, d.problem, d.layout_in, num_elem, coeffs);
-      bad_phys = feint_physics_scan(d.element, d.problem, d.layout_in, num_elem, coeffs,
-                                    phys_what, sizeof phys_what);
+      feint_validate_scan(d.element, d.problem, d.layout_in, num_elem, geometry, coeffs,
+                          vi.geo_linear, &first);
+      if (first.coeff_phys != SIZE_MAX)
+        feint_coeff_describe(d.element, d.problem, d.layout_in, coeffs, first.coeff_phys,
+                             phys_what, sizeof phys_what);
     }
+    size_t bad_det = first.degenerate;
+    const size_t bad_phys = first.coeff_phys, bad_affine = first.not_affine;
     FEINT_CHECK(bad_phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
                 "coeffs of element %zu, %s; no output was written", bad_phys, phys_what);
-    first_rescale = geo_rescale < coef_rescale ? geo_rescale : coef_rescale;
+    first_rescale = first.rescale < first.coeff_range ? first.rescale : first.coeff_range;
     if (first_rescale < bad_det) {
       FEINT_CHECK(!device_ptrs, FEINT_ERR_UNSUPPORTED,
                   "element %zu is outside the safe range of scales and coefficients, and its "

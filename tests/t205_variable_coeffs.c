@@ -22,6 +22,9 @@
  * sum of |terms| of feint_integrate_reference with kappa replaced by
  * max |kappa| over the element. */
 #include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
 
 #include "test_util.h"
 
@@ -315,6 +318,68 @@ static void check_bad(feint_element el, feint_problem pb, int k_in_record, doubl
   free(geo), free(c), free(cb), free(gb), free(A), free(b);
 }
 
+/* The validation pass reads the coefficients block by block, threads
+ * taking contiguous runs of blocks: whatever the lanes, blocks and thread
+ * count, the element it names must be the lowest bad one.  Two bad
+ * elements e1 < e2 (full and partial blocks, same and different blocks,
+ * both at the ends): inadmissible kappa or mu (FEINT_ERR_BAD_COEFF), or a
+ * NaN coefficient of Poisson (left to the rescaled path, which refuses it
+ * with FEINT_ERR_NOT_FINITE); both layouts; 1 to 3 threads. */
+static void check_first_bad(feint_element el) {
+  static const size_t pairs[][2] = {{0, 1},    {0, 202},   {7, 8},     {9, 15},
+                                    {63, 64},  {101, 150}, {199, 202}, {201, 202}};
+  static const feint_problem pbs[4] = {FEINT_POISSON_KAPPA, FEINT_ELASTICITY,
+                                       FEINT_ELASTICITY_QP, FEINT_POISSON};
+  size_t ng, na, nb;
+  double *geo = affine_mesh(el, &ng);
+  feint_array_entries(el, FEINT_ELASTICITY_QP, FEINT_ARRAY_A, &na);
+  feint_array_entries(el, FEINT_ELASTICITY_QP, FEINT_ARRAY_B, &nb);
+  const size_t padded = (NUM_ELEM + 7) / 8 * 8, maxc = 5 * 8;
+  double *c = alloc_d(padded * maxc), *cb = alloc_d(padded * maxc), *gb = alloc_d(padded * ng);
+  double *A = alloc_d(padded * na), *b = alloc_d(padded * nb);
+  feint_layout_convert(NUM_ELEM, ng, FEINT_LAYOUT_NATURAL, geo, FEINT_LAYOUT_BLOCKED, gb);
+  const int threads = omp_get_max_threads();
+  for (int p = 0; p < 4; p++) {
+    const feint_problem pb = pbs[p];
+    size_t nc;
+    feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
+    const int rec = pb == FEINT_POISSON_KAPPA ? 2 : pb == FEINT_ELASTICITY_QP ? 5 : (int)nc;
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+      for (size_t e = 0; e < NUM_ELEM; e++)
+        for (size_t i = 0; i < nc; i++) c[e * nc + i] = i % (size_t)rec < 2 ? 1.0 : 0.5;
+      for (int j = 0; j < 2; j++) { /* e1: the last point's first value, e2: the first's */
+        const size_t e = pairs[k][j], last = nc - (size_t)rec;
+        if (pb == FEINT_POISSON)
+          c[e * nc + (j ? 0 : nc - 1)] = NAN;
+        else if (pb == FEINT_POISSON_KAPPA)
+          c[e * nc + (j ? 0 : last)] = -1.0;
+        else
+          c[e * nc + (j ? 1 : last + 1)] = -1.0; /* mu */
+      }
+      feint_layout_convert(NUM_ELEM, nc, FEINT_LAYOUT_NATURAL, c, FEINT_LAYOUT_BLOCKED, cb);
+      const feint_status want = pb == FEINT_POISSON ? FEINT_ERR_NOT_FINITE : FEINT_ERR_BAD_COEFF;
+      char name[48];
+      snprintf(name, sizeof name, "element %zu", pairs[k][0]);
+      for (int t = 1; t <= 3; t++)
+        for (int l = 0; l < 2; l++) {
+          omp_set_num_threads(t);
+          const feint_integrate_desc d = {el, pb, FEINT_QSS_GEO_GENERIC, (feint_layout)l,
+                                          (feint_layout)l, 0, FEINT_TARGET_HOST, 0};
+          const feint_status st = feint_integrate(&d, NUM_ELEM, l ? gb : geo, l ? cb : c, A, b);
+          /* "element 1" must not match "element 15": the name ends there */
+          const char *m = strstr(feint_last_error(), name);
+          const char end = m != NULL ? m[strlen(name)] : 'x';
+          CHECK(st == want && m != NULL && (end == ',' || end == ' ' || end == ':'),
+                "%s/%s %s, %d threads, bad elements %zu and %zu: status %d, \"%s\"",
+                feint_element_name(el), feint_problem_name(pb), l ? "blocked" : "natural", t,
+                pairs[k][0], pairs[k][1], (int)st, feint_last_error());
+        }
+      omp_set_num_threads(threads);
+    }
+  }
+  free(geo), free(c), free(cb), free(gb), free(A), free(b);
+}
+
 int main(void) {
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) {
     check_kappa((feint_element)el);
@@ -325,6 +390,7 @@ int main(void) {
     check_bad((feint_element)el, FEINT_ELASTICITY_QP, 1, -0.5, "mu = -0.5");
     check_bad((feint_element)el, FEINT_ELASTICITY_QP, 0, -1.0, "lambda = -1");
     check_bad((feint_element)el, FEINT_ELASTICITY_QP, 1, NAN, "mu = nan");
+    check_first_bad((feint_element)el);
   }
   return test_finish("t205_variable_coeffs");
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "assembly/assembly_internal.h"
+#include "validate.h"
 
 static const feint_mesh_variant_fn mesh_host[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_mesh_host, feint_variant_qss_geo_generic_mesh_host,
@@ -86,20 +87,20 @@ static feint_status check_elements(const feint_integrate_desc *desc, const feint
   feint_variant_info vi;
   FEINT_CALL(feint_variant_get_info(desc->variant, &vi));
   FEINT_CALL(feint_asm_check_geometry(mesh, vi.geo_linear));
-  char what[160] = "";
-  const size_t phys = feint_physics_scan(desc->element, desc->problem, desc->layout_in,
-                                         mesh->num_elem, coeffs, what, sizeof what);
-  FEINT_CHECK(phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
-              "coeffs of element %zu: elasticity needs mu >= 0 and lambda + 2 mu / 3 > 0 (and "
-              "both finite) (%s); no output was written",
-              phys, what);
-  const size_t bad = feint_coeff_scan(desc->element, desc->problem, desc->layout_in,
-                                      mesh->num_elem, coeffs);
-  FEINT_CHECK(bad == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
+  feint_scan_firsts first;
+  feint_validate_scan(desc->element, desc->problem, desc->layout_in, mesh->num_elem, NULL,
+                      coeffs, 0, &first);
+  char what[192] = "";
+  if (first.coeff_phys != SIZE_MAX)
+    feint_coeff_describe(desc->element, desc->problem, desc->layout_in, coeffs, first.coeff_phys,
+                         what, sizeof what);
+  FEINT_CHECK(first.coeff_phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
+              "coeffs of element %zu, %s; no output was written", first.coeff_phys, what);
+  FEINT_CHECK(first.coeff_range == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
               "coeffs of element %zu are not finite or outside the range the kernels integrate "
               "without rescaling; feint_integrate rescales such elements, the mesh paths do not "
               "(yet)",
-              bad);
+              first.coeff_range);
   return FEINT_SUCCESS;
 }
 

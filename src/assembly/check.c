@@ -10,6 +10,7 @@
 #endif
 
 #include "assembly/assembly_internal.h"
+#include "validate.h"
 
 int feint_asm_nodes(feint_element element) {
   return element == FEINT_TET4 ? 4 : element == FEINT_PRISM6 ? 6 : 8;
@@ -76,11 +77,12 @@ feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine) 
       for (int n = 0; n < ns; n++)
         for (int a = 0; a < 3; a++)
           geo[(i * ns + n) * 3 + a] = mesh->coords[3 * (size_t)mesh->conn[(e0 + i) * ns + n] + a];
-    size_t d, a, r;
-    feint_geometry_scan(mesh->element, FEINT_LAYOUT_NATURAL, cnt, geo, check_affine, &d, &a, &r);
-    if (d != SIZE_MAX) bad_det = e0 + d;
-    if (a != SIZE_MAX) bad_affine = e0 + a;
-    if (r != SIZE_MAX) bad_scale = e0 + r;
+    feint_scan_firsts first; /* the geometry only (its problem is not read) */
+    feint_validate_scan(mesh->element, FEINT_POISSON, FEINT_LAYOUT_NATURAL, cnt, geo, NULL,
+                        check_affine, &first);
+    if (first.degenerate != SIZE_MAX) bad_det = e0 + first.degenerate;
+    if (first.not_affine != SIZE_MAX) bad_affine = e0 + first.not_affine;
+    if (first.rescale != SIZE_MAX) bad_scale = e0 + first.rescale;
   }
   free(geo);
   FEINT_CHECK(bad_det == SIZE_MAX, FEINT_ERR_DEGENERATE,
