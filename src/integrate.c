@@ -119,11 +119,11 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
     FEINT_CALL(feint_variant_get_info(d.variant, &vi));
     feint_scan_firsts first;
     char phys_what[192] = "";
+    /* With device pointers the pass runs on host copies, which costs one
+     * device -> host transfer of the geometry and coefficient arrays per
+     * call; FEINT_FLAG_TRUST_GEOMETRY avoids it. */
+    double *geo_host = NULL, *coef_host = NULL;
     if (device_ptrs) {
-      /* The arrays live on the device: the pass runs on host copies, which
-       * costs one device -> host transfer of the geometry and coefficient
-       * arrays per call; FEINT_FLAG_TRUST_GEOMETRY avoids it. */
-      double *geo_host = NULL, *coef_host = NULL;
       FEINT_CALL(feint_device_geometry_to_host(d.device, geometry, len[FEINT_ARRAY_GEOMETRY],
                                                &geo_host));
       const feint_status st =
@@ -132,20 +132,16 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
         free(geo_host);
         return st;
       }
-      feint_validate_scan(d.element, d.problem, d.layout_in, num_elem, geo_host, coef_host,
-                          vi.geo_linear, &first);
-      if (first.coeff_phys != SIZE_MAX)
-        feint_coeff_describe(d.element, d.problem, d.layout_in, coef_host, first.coeff_phys,
-                             phys_what, sizeof phys_what);
-      free(geo_host);
-      free(coef_host);
-    } else {
-      feint_validate_scan(d.element, d.problem, d.layout_in, num_elem, geometry, coeffs,
-                          vi.geo_linear, &first);
-      if (first.coeff_phys != SIZE_MAX)
-        feint_coeff_describe(d.element, d.problem, d.layout_in, coeffs, first.coeff_phys,
-                             phys_what, sizeof phys_what);
     }
+    const double *scan_geo = device_ptrs ? geo_host : geometry;
+    const double *scan_coef = device_ptrs ? coef_host : coeffs;
+    feint_validate_scan(d.element, d.problem, d.layout_in, num_elem, scan_geo, scan_coef,
+                        vi.geo_linear, &first);
+    if (first.coeff_phys != SIZE_MAX)
+      feint_coeff_describe(d.element, d.problem, d.layout_in, scan_coef, first.coeff_phys,
+                           phys_what, sizeof phys_what);
+    free(geo_host);
+    free(coef_host);
     size_t bad_det = first.degenerate;
     const size_t bad_phys = first.coeff_phys, bad_affine = first.not_affine;
     FEINT_CHECK(bad_phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
