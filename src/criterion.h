@@ -40,7 +40,7 @@
 #define FEINT_SAFE_SCALE_LO 0x1p-200
 #define FEINT_SAFE_SCALE_HI 0x1p+200
 #define FEINT_SAFE_COEFF 0x1p+400
-#define FEINT_SAFE_COEFF_EXP 400 /* validate.c compares bit patterns with 2^400's */
+#define FEINT_SAFE_COEFF_EXP 400 /* log2 of FEINT_SAFE_COEFF: rescale.c shifts scaled coefficients to it */
 
 enum {
   FEINT_SHAPE_OK = 0,         /* accepted, inside the safe range */
