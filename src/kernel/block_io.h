@@ -18,8 +18,9 @@
  *    transposed back the same way, streamed straight to memory one whole
  *    cache line at a time when a row spans whole lines (size a multiple of
  *    8, the chunk 16-byte aligned: 64-byte aligned, or 16, 32 or 48 bytes
- *    past a line as from malloc), else through a second buffer and the
- *    streaming copy.
+ *    past a line as from malloc; or 4 mod 8 with the chunk on a line or 32
+ *    bytes past one, two rows sharing a line), else through a second
+ *    buffer and the streaming copy.
  *
  * The last, partial block is copied first, with lanes past the end filled
  * by a copy of lane 0 (they compute on a valid element and are discarded).
@@ -253,6 +254,73 @@ FEINT_INLINE void feint_block_stream_natural_shifted(const double *buf, double *
 }
 #endif
 
+/* A full block to a natural destination chunk whose rows are half lines
+ * past whole ones (size = 4 mod 8), the chunk 64-byte aligned (o = 0) or
+ * 32 bytes past a line (o = 4).  Row l then starts (o + 4 l) mod 8 doubles
+ * past a line: a row starting on a line ends 4 doubles into one, which it
+ * shares with the next row's first 4 entries, and a row starting 4 past a
+ * line ends on a line boundary.  Every line is written by two back-to-back
+ * 32-byte streaming stores: the aligned rows' lines hold entries
+ * [k, k + 8) and the shifted rows' [k + 4, k + 12), k = 0 mod 8, from the
+ * tiles at k, k + 4 and k + 8 of the 4 lanes; each aligned row's tail goes
+ * out with the next row's head.  Only the chunk's first line (o = 4) and
+ * last line are shared with the neighbouring blocks.  Through tmp and
+ * feint_block_store instead (one more pass through L1: prism6 elasticity's
+ * A_buf and tmp are 20 KiB each), prism6 elasticity qss_geo_linear in the
+ * natural layout took 194-218 ns per element against 131-141 blocked;
+ * this way 139-158 (2 threads, Zen 4, 64-byte aligned arrays), and prism6
+ * Poisson ssq_geo_linear natural/blocked went from 1.39-1.56 to 1.06-1.18.
+ * Rows 16 or 48 bytes past a line (malloc's arrays) still go through tmp. */
+#if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
+FEINT_INLINE void feint_block_stream_natural_half(const double *buf, double *chunk, int size,
+                                                  const int o) {
+  if (o == 4) { /* row 0 starts 4 past a line: its head alone */
+    feint_v4d h[4];
+    feint_tile4(buf, FEINT_B, 1, 0, 0, h);
+    __builtin_nontemporal_store(h[0], (feint_v4d *)chunk);
+  }
+  FEINT_UNROLL
+  for (int g = 0; g < FEINT_B; g += 4) {
+    double *row = chunk + g * size;
+    feint_v4d t0[4]; /* the tile at k */
+    feint_tile4(buf, FEINT_B, 1, g, 0, t0);
+    for (int k = 0; k + 8 < size; k += 8) {
+      feint_v4d t1[4], t2[4];
+      feint_tile4(buf, FEINT_B, 1, g, k + 4, t1);
+      feint_tile4(buf, FEINT_B, 1, g, k + 8, t2);
+      /* rows ja on a line: [k, k + 8); rows jb 4 past one: [k + 4, k + 12).
+       * No branch on the row: with `if (on line)` around the stores,
+       * clang-19 turned half of them into plain stores (the nontemporal
+       * hint lost, every line read for ownership: 36 times slower, prism6
+       * Poisson, Zen 4). */
+      FEINT_UNROLL
+      for (int m = 0; m < 4; m += 2) {
+        const int ja = m + (o == 4), jb = m + (o == 0);
+        double *pa = row + ja * size + k, *pb = row + jb * size + k;
+        __builtin_nontemporal_store(t0[ja], (feint_v4d *)pa);
+        __builtin_nontemporal_store(t1[ja], (feint_v4d *)(pa + 4));
+        __builtin_nontemporal_store(t1[jb], (feint_v4d *)(pb + 4));
+        __builtin_nontemporal_store(t2[jb], (feint_v4d *)(pb + 8));
+      }
+      FEINT_UNROLL
+      for (int j = 0; j < 4; j++) t0[j] = t2[j];
+    }
+    /* t0: the tile at size - 4; the heads of lanes g..g+3, then g+4 */
+    feint_v4d h[4], h4[4];
+    feint_tile4(buf, FEINT_B, 1, g, 0, h);
+    if (g + 4 < FEINT_B) feint_tile4(buf, FEINT_B, 1, g + 4, 0, h4);
+    FEINT_UNROLL
+    for (int m = 0; m < 4; m += 2) { /* rows on a line: the tail, then the next head */
+      const int ja = m + (o == 4);
+      double *p = row + ja * size + size - 4;
+      __builtin_nontemporal_store(t0[ja], (feint_v4d *)p);
+      if (ja < 3) __builtin_nontemporal_store(h[ja + 1], (feint_v4d *)(p + 4));
+      else if (g + 4 < FEINT_B) __builtin_nontemporal_store(h4[0], (feint_v4d *)(p + 4));
+    }
+  }
+}
+#endif
+
 /* Copy len doubles from an L1 buffer to dst (any 8-byte aligned address),
  * with streaming stores where the compiler offers them: 8- and 16-byte
  * ones up to dst's first 32-byte boundary and after its last, 32-byte ones
@@ -359,6 +427,11 @@ FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk,
     /* rows of whole cache lines stream straight to memory, line by line;
      * any other row goes through tmp and the sequential streaming copy */
     const int o = (int)(((uintptr_t)chunk & 63) >> 3); /* doubles past a line */
+    if (nvalid == FEINT_B && size % 8 == 4 && o % 4 == 0) {
+      if (o == 0) feint_block_stream_natural_half(buf, chunk, size, 0);
+      else feint_block_stream_natural_half(buf, chunk, size, 4);
+      return;
+    }
     if (nvalid == FEINT_B && size % 8 == 0) {
       if (o == 0) {
         feint_block_stream_natural(buf, chunk, size);
