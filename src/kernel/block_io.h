@@ -424,8 +424,9 @@ FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk,
   const int blocked = layout == FEINT_LAYOUT_BLOCKED;
   if (!blocked) {
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
-    /* rows of whole cache lines stream straight to memory, line by line;
-     * any other row goes through tmp and the sequential streaming copy */
+    /* rows of whole cache lines, or of half lines past whole ones (two rows
+     * sharing a line), stream straight to memory, line by line; any other
+     * row goes through tmp and the sequential streaming copy */
     const int o = (int)(((uintptr_t)chunk & 63) >> 3); /* doubles past a line */
     if (nvalid == FEINT_B && size % 8 == 4 && o % 4 == 0) {
       if (o == 0) feint_block_stream_natural_half(buf, chunk, size, 0);
