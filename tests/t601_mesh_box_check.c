@@ -245,7 +245,50 @@ static void check_elem_scan_each_type(void) {
   }
 }
 
+/* The scans run in blocks (of elements, of vertices), threads taking
+ * ranges of blocks: on a mesh of many blocks, with bad elements in several
+ * blocks and two in one block, the lowest is named each time; the last,
+ * partial block is scanned; a bad vertex far into the array is found. */
+static void check_scan_blocks(void) {
+  feint_mesh m;
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, 12, 12, 13, FEINT_PERTURB_NONE, 0.0, 1, &m),
+               FEINT_SUCCESS, NULL);
+  const size_t ne = m.num_elem, nv = m.num_vertices; /* 11232 tets, 2366 vertices */
+  CHECK(ne % 512 != 0 && ne > 20 * 512, "the mesh should span many blocks, the last partial");
+  const size_t e_far = ne - 1, e_mid = 9000, e_lo = 700;
+  uint32_t *far = m.conn + 4 * e_far, *mid = m.conn + 4 * e_mid, *lo = m.conn + 4 * e_lo;
+  const uint32_t keep_far = far[2], keep_mid = mid[3], keep_lo = lo[1], keep_lo1 = lo[4 + 1];
+  char want[96];
+  far[2] = (uint32_t)nv;
+  snprintf(want, sizeof want, "element %zu node 2 is vertex %zu", e_far, nv);
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
+  mid[3] = mid[0];
+  snprintf(want, sizeof want, "element %zu repeats vertex %u (nodes 0 and 3)", e_mid,
+           (unsigned)mid[0]);
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_DEGENERATE, want);
+  lo[1] = UINT32_MAX;
+  lo[4 + 1] = UINT32_MAX; /* element e_lo + 1, the same block */
+  snprintf(want, sizeof want, "element %zu node 1 is vertex %u", e_lo, (unsigned)UINT32_MAX);
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
+  lo[1] = keep_lo;
+  snprintf(want, sizeof want, "element %zu node 1 is vertex %u", e_lo + 1, (unsigned)UINT32_MAX);
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
+  lo[4 + 1] = keep_lo1;
+  mid[3] = keep_mid;
+  far[2] = keep_far;
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_SUCCESS, NULL);
+  m.coords[3 * (nv - 2) + 1] = NAN;
+  m.coords[3 * (nv - 1) + 0] = INFINITY;
+  snprintf(want, sizeof want, "vertex %zu has coordinate y = nan", nv - 2);
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_NOT_FINITE, want);
+  m.coords[3 * (nv - 2) + 1] = 0.5;
+  snprintf(want, sizeof want, "vertex %zu has coordinate x = inf", nv - 1);
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_NOT_FINITE, want);
+  CHECK_STATUS(feint_mesh_destroy(&m), FEINT_SUCCESS, NULL);
+}
+
 int main(void) {
+  check_scan_blocks();
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (int p = 0; p <= FEINT_PERTURB_AFFINE; p++) check_box_mesh((feint_element)el, (feint_perturb)p);
   check_mesh_errors();

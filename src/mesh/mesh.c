@@ -4,6 +4,7 @@
  * (counts, indices, repeated vertices, finite coordinates) and the gather of
  * per-element coordinates from a mesh (feint_mesh_gather_geometry).
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,15 +78,31 @@ feint_status feint_mesh_destroy(feint_mesh *mesh) {
   return FEINT_SUCCESS;
 }
 
-/* Index of the first element [0, n) for which bad(e) holds, SIZE_MAX if none;
- * threads take static chunks and the lowest index wins. */
-#define FIRST_BAD(n, bad_expr, result)                                   \
-  do {                                                                   \
-    size_t first_ = SIZE_MAX;                                            \
-    _Pragma("omp parallel for schedule(static) reduction(min : first_)") \
-    for (size_t e = 0; e < (n); e++)                                     \
-      if (bad_expr) first_ = e < first_ ? e : first_;                    \
-    (result) = first_;                                                   \
+/* Index of the first element [0, n) for which bad(e) (an int, 0 or 1)
+ * holds, SIZE_MAX if none.  Blocks of FEINT_SCAN_BLOCK elements, threads
+ * taking static ranges of blocks and the lowest index winning: a block's
+ * bad(e) are or-ed without a branch (the loop vectorises: ~20 instead of
+ * 84 instructions per tetrahedron for the index checks, run by every call
+ * on a mesh), and only a block that holds a bad one is searched again. */
+#define FEINT_SCAN_BLOCK 512
+#define FIRST_BAD(n, bad_expr, result)                                             \
+  do {                                                                             \
+    const size_t n_ = (n), nb_ = (n_ + FEINT_SCAN_BLOCK - 1) / FEINT_SCAN_BLOCK;    \
+    size_t first_ = SIZE_MAX;                                                      \
+    _Pragma("omp parallel for schedule(static) reduction(min : first_)")           \
+    for (size_t b_ = 0; b_ < nb_; b_++) {                                          \
+      const size_t lo_ = b_ * FEINT_SCAN_BLOCK;                                    \
+      const size_t hi_ = n_ - lo_ < FEINT_SCAN_BLOCK ? n_ : lo_ + FEINT_SCAN_BLOCK; \
+      int any_ = 0;                                                                \
+      for (size_t e = lo_; e < hi_; e++) any_ |= (bad_expr);                       \
+      if (any_ && lo_ < first_)                                                    \
+        for (size_t e = lo_; e < hi_; e++)                                         \
+          if (bad_expr) {                                                          \
+            first_ = e;                                                            \
+            break;                                                                 \
+          }                                                                        \
+    }                                                                              \
+    (result) = first_;                                                             \
   } while (0)
 
 /* Vertex-index problems of one cell (an element or a face) of `len` nodes:
@@ -134,6 +151,12 @@ static size_t first_bad_elem(const uint32_t *conn, size_t ne, int ns, size_t num
   return bad;
 }
 
+/* 1 if a vertex has a NaN or infinite coordinate, without branches (a NaN
+ * fails every comparison) so FIRST_BAD's block loop vectorises. */
+static inline int coord_bad(const double *x) {
+  return !(fabs(x[0]) <= DBL_MAX) | !(fabs(x[1]) <= DBL_MAX) | !(fabs(x[2]) <= DBL_MAX);
+}
+
 static int face_len(const uint32_t *f) { return f[3] == FEINT_NO_VERTEX ? 3 : 4; }
 
 feint_status feint_mesh_check(const feint_mesh *mesh) {
@@ -159,7 +182,7 @@ feint_status feint_mesh_check(const feint_mesh *mesh) {
 
   const double *x = mesh->coords;
   size_t bad;
-  FIRST_BAD(nv, !(isfinite(x[3 * e]) && isfinite(x[3 * e + 1]) && isfinite(x[3 * e + 2])), bad);
+  FIRST_BAD(nv, coord_bad(x + 3 * e), bad);
   if (bad != SIZE_MAX) {
     int a = isfinite(x[3 * bad]) ? isfinite(x[3 * bad + 1]) ? 2 : 1 : 0;
     FEINT_CHECK(0, FEINT_ERR_NOT_FINITE, "vertex %zu has coordinate %c = %g", bad, "xyz"[a],
