@@ -86,18 +86,10 @@ FEINT_INLINE int feint_entry_stride(int layout) {
   return layout == FEINT_LAYOUT_BLOCKED ? FEINT_B : 1;
 }
 
-/* One 4 x 4 tile of a block transposition: lanes g..g+3, entries k..k+3,
- * c[j] = the 4 values that go to the destination's unit-stride row j, where
- * one of the two orders is natural (lane stride size, entry stride 1) and
- * the other blocked (lane stride 1, entry stride B).  4 contiguous loads
- * along the source's unit stride, the transpose in registers. */
 #if FEINT_HAVE_V4D
-FEINT_INLINE void feint_tile4(const double *src, int sk, int sl, int g, int k, feint_v4d c[4]) {
-  const int s_unit_is_entry = sk == 1; /* natural source: rows are lanes */
-  feint_v4d r[4];
-  FEINT_UNROLL
-  for (int i = 0; i < 4; i++)
-    r[i] = *(const feint_v4d_u *)(s_unit_is_entry ? src + (g + i) * sl + k : src + (k + i) * sk + g);
+/* The 4 x 4 transposition in registers: c[j][i] = r[i][j] (also used by
+ * kernel/gather.h on rows gathered through a mesh). */
+FEINT_INLINE void feint_transpose4(const feint_v4d r[4], feint_v4d c[4]) {
   const feint_v4d t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 2, 6);
   const feint_v4d t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
   const feint_v4d t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6);
@@ -106,6 +98,20 @@ FEINT_INLINE void feint_tile4(const double *src, int sk, int sl, int g, int k, f
   c[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
   c[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
   c[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
+/* One 4 x 4 tile of a block transposition: lanes g..g+3, entries k..k+3,
+ * c[j] = the 4 values that go to the destination's unit-stride row j, where
+ * one of the two orders is natural (lane stride size, entry stride 1) and
+ * the other blocked (lane stride 1, entry stride B).  4 contiguous loads
+ * along the source's unit stride, the transpose in registers. */
+FEINT_INLINE void feint_tile4(const double *src, int sk, int sl, int g, int k, feint_v4d c[4]) {
+  const int s_unit_is_entry = sk == 1; /* natural source: rows are lanes */
+  feint_v4d r[4];
+  FEINT_UNROLL
+  for (int i = 0; i < 4; i++)
+    r[i] = *(const feint_v4d_u *)(s_unit_is_entry ? src + (g + i) * sl + k : src + (k + i) * sk + g);
+  feint_transpose4(r, c);
 }
 
 /* The tile stored: dst[k' * dk + l * dl] = src[k' * sk + l * sl] for its

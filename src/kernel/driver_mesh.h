@@ -9,16 +9,20 @@
  * Input path: a block of FEINT_BLOCK_LEN elements at a time (what the
  * blocks ahead will read prefetched: feint_mesh_prefetch_<name>_host), each lane's
  * vertex coordinates gathered through the connectivity (coords[conn[e][n]])
- * into a block buffer in blocked layout, and the coefficients copied there
- * from either layout; no per-element geometry array exists in memory.  The
+ * into a block buffer in blocked layout, 4 lanes at a time transposed in
+ * registers, and the coefficients read as kernel/driver.h reads them
+ * (kernel/gather.h's feint_gather_block); no per-element geometry array
+ * exists in memory.  The
  * variant's element function then runs lane-parallel (omp simd) on the
  * buffer, exactly as in kernel/driver.h.
  *
  * Output paths (ka->output):
  * Elements go in chunks of ka->chunk_len consecutive ones (a multiple of
  * FEINT_BLOCK_LEN), each chunk run in order by one thread.
- *  - FEINT_MESH_OUT_ELEMENT: A_e, b_e per element in layout_out; threads own
- *    contiguous ranges of chunks (schedule(static)).
+ *  - FEINT_MESH_OUT_ELEMENT: A_e, b_e per element in layout_out, leaving
+ *    as kernel/driver.h's blocks do (feint_block_out: streaming stores,
+ *    natural rows transposed in registers); threads own contiguous ranges
+ *    of chunks (schedule(static)).
  *  - FEINT_MESH_OUT_COLOURED: add into the CSR values and the vector
  *    (kernel/scatter.h: positions by search, checked, entries with no place
  *    in the pattern counted into ka->num_missing, or from ka->elem_map when
@@ -98,26 +102,16 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
   size_t elem[FEINT_B];
   for (int l = 0; l < FEINT_B; l++) elem[l] = i0 + (size_t)(l < nvalid ? l : 0);
   FEINT_VFN(feint_mesh_prefetch_, _host)(ka, et, pb, out, i0);
-  feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, elem, geo, coef);
+  const double *cf = feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, i0,
+                                        nvalid, geo, coef);
   FEINT_OMP(simd)
   for (int lane = 0; lane < FEINT_B; lane++)
-    FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A + lane, b + lane, FEINT_B);
+    FEINT_ELEMENT_FN(et, pb, geo + lane, cf + lane, FEINT_B, A + lane, b + lane, FEINT_B);
 
-  if (out == FEINT_MESH_OUT_ELEMENT) {
-    const size_t as = (size_t)nd * nd;
-    if (ka->layout_out == FEINT_LAYOUT_BLOCKED) { /* the buffer is the chunk */
-      double *Ac = ka->A + i0 * as, *bc = ka->b + i0 * (size_t)nd;
-      for (int k = 0; k < nd * nd; k++)
-        for (int l = 0; l < nvalid; l++) Ac[k * FEINT_B + l] = A[k * FEINT_B + l];
-      for (int k = 0; k < nd; k++)
-        for (int l = 0; l < nvalid; l++) bc[k * FEINT_B + l] = b[k * FEINT_B + l];
-    } else {
-      for (int l = 0; l < nvalid; l++) {
-        double *Ae = ka->A + (i0 + l) * as, *be = ka->b + (i0 + l) * (size_t)nd;
-        for (int k = 0; k < nd * nd; k++) Ae[k] = A[k * FEINT_B + l];
-        for (int k = 0; k < nd; k++) be[k] = b[k * FEINT_B + l];
-      }
-    }
+  if (out == FEINT_MESH_OUT_ELEMENT) { /* as kernel/driver.h's blocks leave */
+    double tmp[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
+    feint_block_out(ka->layout_out, ka->A, nd * nd, i0 / FEINT_B, nvalid, A, tmp);
+    feint_block_out(ka->layout_out, ka->b, nd, i0 / FEINT_B, nvalid, b, tmp);
   } else if (ka->elem_map != NULL) { /* positions from the map */
     const int32_t *map = ka->elem_map + i0 * (size_t)(ns * ns);
     if (out == FEINT_MESH_OUT_ATOMIC)

@@ -67,12 +67,12 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
   if (next + FEINT_B <= ne)
     for (size_t k = next * ns; k < (next + FEINT_B) * ns; k++)
       __builtin_prefetch(y + nc * (size_t)conn[k], 1);
-  feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, elem, geo, coef);
-  for (int l = 0; l < FEINT_B; l++)
-    feint_gather_dofs(et, pb, conn + elem[l] * (size_t)ns, ka->x, xe + l, FEINT_B);
+  const double *cf = feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, i0,
+                                        nvalid, geo, coef);
+  feint_gather_dofs_block(et, pb, conn, ka->x, elem, xe);
   FEINT_OMP(simd)
   for (int lane = 0; lane < FEINT_B; lane++) {
-    FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A + lane, b + lane, FEINT_B);
+    FEINT_ELEMENT_FN(et, pb, geo + lane, cf + lane, FEINT_B, A + lane, b + lane, FEINT_B);
     FEINT_UNROLL
     for (int r = 0; r < nd; r++) {
       double s = 0.0;

@@ -23,20 +23,11 @@
 
 FEINT_DECLARE_TARGET_BEGIN
 
-/* One element e into geo/coef with the given stride (device threads: one
- * element each, stride 1). */
-FEINT_INLINE void feint_gather_element(const int et, const int pb, const int layout_in,
-                                       const uint32_t *conn, const double *coords,
-                                       const double *coeffs, const size_t e, double *geo,
-                                       double *coef, const int stride) {
-  const int ns = feint_elem_nodes(et), cs = feint_problem_coeffs(et, pb);
-  const uint32_t *v = conn + e * (size_t)ns;
-  FEINT_UNROLL
-  for (int n = 0; n < ns; n++) {
-    const double *x = coords + 3 * (size_t)v[n];
-    FEINT_UNROLL
-    for (int a = 0; a < 3; a++) geo[(3 * n + a) * stride] = x[a];
-  }
+/* The coefficients of element e into coef with the given stride. */
+FEINT_INLINE void feint_gather_coeffs(const int et, const int pb, const int layout_in,
+                                      const double *coeffs, const size_t e, double *coef,
+                                      const int stride) {
+  const int cs = feint_problem_coeffs(et, pb);
   if (coeffs == NULL) {
     FEINT_UNROLL
     for (int k = 0; k < cs; k++) coef[k * stride] = 0.0;
@@ -50,16 +41,81 @@ FEINT_INLINE void feint_gather_element(const int et, const int pb, const int lay
   for (int k = 0; k < cs; k++) coef[k * stride] = c[k * cstride];
 }
 
-/* A block of FEINT_B elements elem[0..FEINT_B-1] into blocked buffers (lane
- * l of entry k at [k * FEINT_B + l]), ready for the variants' lane-parallel
- * element functions. */
-FEINT_INLINE void feint_gather_block(const int et, const int pb, const int layout_in,
-                                     const uint32_t *conn, const double *coords,
-                                     const double *coeffs, const size_t elem[FEINT_B],
-                                     double *geo, double *coef) {
+/* One element e into geo/coef with the given stride (device threads: one
+ * element each, stride 1). */
+FEINT_INLINE void feint_gather_element(const int et, const int pb, const int layout_in,
+                                       const uint32_t *conn, const double *coords,
+                                       const double *coeffs, const size_t e, double *geo,
+                                       double *coef, const int stride) {
+  const int ns = feint_elem_nodes(et);
+  const uint32_t *v = conn + e * (size_t)ns;
+  FEINT_UNROLL
+  for (int n = 0; n < ns; n++) {
+    const double *x = coords + 3 * (size_t)v[n];
+    FEINT_UNROLL
+    for (int a = 0; a < 3; a++) geo[(3 * n + a) * stride] = x[a];
+  }
+  feint_gather_coeffs(et, pb, layout_in, coeffs, e, coef, stride);
+}
+
+/* The vertex coordinates of a block of FEINT_B elements elem[0..FEINT_B-1]
+ * into geo in blocked order (coordinate a of node n of lane l at
+ * geo[(3 n + a) * FEINT_B + l]; geo 32-byte aligned).  Host code, 4 lanes
+ * at a time: each lane's vertex read as one row (x, y, z) with contiguous
+ * loads, the 4 rows transposed in registers (feint_transpose4) and stored
+ * as whole vectors.  Written per lane, clang vectorises the lane loop into
+ * vgatherqpd, which Zen cores run slowly, and the kernel's vector loads
+ * then wait on 8-byte stores: tet4 Poisson from a mesh, one Zen 4 thread,
+ * feint_integrate_mesh 24.4 ns per element against 9.5 for the kernel on a
+ * gathered geometry array (bench/results/mesh_gather/). */
+FEINT_INLINE void feint_gather_coords_block(const int ns, const uint32_t *conn,
+                                            const double *coords, const size_t elem[FEINT_B],
+                                            double *geo) {
+#if FEINT_HAVE_V4D
+  FEINT_UNROLL
+  for (int g = 0; g < FEINT_B; g += 4)
+    FEINT_UNROLL
+    for (int n = 0; n < ns; n++) {
+      feint_v4d r[4], c[4];
+      FEINT_UNROLL
+      for (int i = 0; i < 4; i++) {
+        const double *x = coords + 3 * (size_t)conn[elem[g + i] * ns + n];
+        r[i] = (feint_v4d){x[0], x[1], x[2], 0.0}; /* never reads past the vertex */
+      }
+      feint_transpose4(r, c);
+      FEINT_UNROLL
+      for (int a = 0; a < 3; a++) *(feint_v4d_u *)(geo + (3 * n + a) * FEINT_B + g) = c[a];
+    }
+#else
   for (int l = 0; l < FEINT_B; l++)
-    feint_gather_element(et, pb, layout_in, conn, coords, coeffs, elem[l], geo + l, coef + l,
-                         FEINT_B);
+    for (int n = 0; n < ns; n++) {
+      const double *x = coords + 3 * (size_t)conn[elem[l] * ns + n];
+      for (int a = 0; a < 3; a++) geo[(3 * n + a) * FEINT_B + l] = x[a];
+    }
+#endif
+}
+
+/* The inputs of elements [i0, i0 + nvalid) of a host block loop (i0 a
+ * multiple of FEINT_B, as every chunk start is; lanes past nvalid repeat
+ * lane 0's element) in blocked order, ready for the variants' lane-parallel
+ * element functions: the coordinates into geo (feint_gather_coords_block);
+ * the coefficients are returned: a full block's through feint_block_in (in
+ * place for a blocked array, else transposed into coef), a partial block's
+ * or absent ones (all zero) written into coef (FEINT_MAX_COEFFS * FEINT_B
+ * doubles, 32-byte aligned). */
+FEINT_INLINE const double *feint_gather_block(const int et, const int pb, const int layout_in,
+                                              const uint32_t *conn, const double *coords,
+                                              const double *coeffs, const size_t i0,
+                                              const int nvalid, double *geo, double *coef) {
+  const int ns = feint_elem_nodes(et), cs = feint_problem_coeffs(et, pb);
+  size_t elem[FEINT_B];
+  for (int l = 0; l < FEINT_B; l++) elem[l] = i0 + (size_t)(l < nvalid ? l : 0);
+  feint_gather_coords_block(ns, conn, coords, elem, geo);
+  if (coeffs != NULL && nvalid == FEINT_B && i0 % FEINT_B == 0)
+    return feint_block_in(layout_in, coeffs, cs, i0 / FEINT_B, FEINT_B, coef, NULL);
+  for (int l = 0; l < FEINT_B; l++)
+    feint_gather_coeffs(et, pb, layout_in, coeffs, elem[l], coef + l, FEINT_B);
+  return coef;
 }
 
 /* The N_D = N_C N_S dofs of the element with vertices v[0..N_S-1] from x
@@ -70,6 +126,26 @@ FEINT_INLINE void feint_gather_dofs(const int et, const int pb, const uint32_t *
   const int nc = feint_problem_comps(pb), nd = nc * feint_elem_nodes(et);
   FEINT_UNROLL
   for (int r = 0; r < nd; r++) xe[r * stride] = x[(size_t)v[r / nc] * nc + r % nc];
+}
+
+/* The dofs of a block of FEINT_B elements elem[0..FEINT_B-1] from x into xe
+ * in blocked order (dof r of lane l at xe[r * FEINT_B + l], the order of
+ * feint_gather_dofs; xe 32-byte aligned), host code.  N_C = 3: a vertex's
+ * dofs are a row like its coordinates, read by feint_gather_coords_block.
+ * N_C = 1: per lane; clang makes it vpgatherqd + vgatherqpd on znver4, and
+ * 4 scalar loads per vector store hidden from the vectoriser measured
+ * slower in the recompute operator (tet4 Poisson, one Zen 4 thread, 4.09 M
+ * elements: 14.3 -> 21.9 ns per element), so the compiler's choice stays. */
+FEINT_INLINE void feint_gather_dofs_block(const int et, const int pb, const uint32_t *conn,
+                                          const double *x, const size_t elem[FEINT_B],
+                                          double *xe) {
+  const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb);
+  if (nc == 3) {
+    feint_gather_coords_block(ns, conn, x, elem, xe);
+    return;
+  }
+  for (int l = 0; l < FEINT_B; l++)
+    feint_gather_dofs(et, pb, conn + elem[l] * (size_t)ns, x, xe + l, FEINT_B);
 }
 
 /* Software prefetch for a host loop over elements [0, n) of conn, a block
