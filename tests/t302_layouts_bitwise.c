@@ -8,8 +8,10 @@
  * and 16 (malloc's alignment), 32 and 48 bytes past that (natural rows
  * spanning whole cache lines leave line by line, each of the four
  * alignments its own code; rows of 4 mod 8 entries, aligned or 32 bytes
- * past, leave line by line too, two rows sharing a line) and 8 and 24
- * bytes past (through the L1 buffer
+ * past, leave line by line too, two rows sharing a line; short rows of
+ * other lengths, 32-byte pieces built from scalar loads, with a 16-byte
+ * piece at either end at 16 and 48) and 8 and 24 bytes past (through the
+ * L1 buffer
  * and the streaming copy, whose 8- and 16-byte stores at either end these
  * two reach), and with and without the
  * validation pass (the aligned runs trusted, the others validated).

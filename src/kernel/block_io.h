@@ -19,8 +19,10 @@
  *    cache line at a time when a row spans whole lines (size a multiple of
  *    8, the chunk 16-byte aligned: 64-byte aligned, or 16, 32 or 48 bytes
  *    past a line as from malloc; or 4 mod 8 with the chunk on a line or 32
- *    bytes past one, two rows sharing a line), else through a second
- *    buffer and the streaming copy.
+ *    bytes past one, two rows sharing a line); short rows of other lengths
+ *    (not a multiple of 4, at most 32 entries) 32 bytes at a time, each
+ *    piece built from scalar loads; else through a second buffer and the
+ *    streaming copy.
  *
  * The last, partial block is copied first, with lanes past the end filled
  * by a copy of lane 0 (they compute on a valid element and are discarded).
@@ -327,6 +329,54 @@ FEINT_INLINE void feint_block_stream_natural_half(const double *buf, double *chu
 }
 #endif
 
+/* A full block to a natural destination chunk of short rows whose length
+ * is not a multiple of 4 (size % 4 != 0, size <= FEINT_NATURAL_ANY_MAX:
+ * prism6's b_e (6) and packed Poisson A_e (21), tet4's packed A_e (10),
+ * prism6 elasticity's b_e (18)), the chunk 32-byte aligned (h = 0) or 16
+ * bytes past (h = 2: a 2-double piece at either end).  Each 32-byte piece
+ * of the chunk is built from 4 scalar loads of buf (entry k of lane l at
+ * [k B + l]; the loop unrolls, so every index is a constant) and streamed;
+ * an empty asm on each loaded value keeps the vectoriser from turning the
+ * loads back into a gather.  Through tmp instead, the 4 x 4 tiles of such
+ * rows overlap and straddle the copy's 32-byte loads, each of which then
+ * needs two stores still in flight and waits for them to reach L1 (no
+ * store-to-load forwarding): prism6 Poisson qss_geo_linear took 27.2-28.7
+ * ns per element in the natural layout and 27.3 packed, against 16.0-16.5
+ * blocked; this way 17.9-18.5 (2 threads, Zen 4, 4 M elements).  Longer
+ * rows (78, 171 entries) keep tmp: there the straddling loads are a small
+ * share of the copy and the unrolled loop would be thousands of
+ * instructions. */
+#if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D && defined(__x86_64__)
+#define FEINT_HAVE_STREAM_NATURAL_ANY 1
+#define FEINT_NATURAL_ANY_MAX 32
+FEINT_INLINE double feint_natural_entry(const double *buf, int size, int i) {
+  const int l = i / size, k = i - l * size;
+  double v = buf[k * FEINT_B + l];
+  __asm__("" : "+x"(v)); /* a scalar load, not a lane of a gather */
+  return v;
+}
+FEINT_INLINE void feint_block_stream_natural_any(const double *buf, double *chunk, int size,
+                                                 const int h) {
+  const int len = FEINT_B * size; /* a multiple of 8 */
+  if (h)
+    feint_stream2((feint_v2d){feint_natural_entry(buf, size, 0), feint_natural_entry(buf, size, 1)},
+                  chunk);
+  FEINT_UNROLL
+  for (int i = h; i + 4 <= len; i += 4) {
+    const feint_v4d v = {feint_natural_entry(buf, size, i), feint_natural_entry(buf, size, i + 1),
+                         feint_natural_entry(buf, size, i + 2),
+                         feint_natural_entry(buf, size, i + 3)};
+    __builtin_nontemporal_store(v, (feint_v4d *)(chunk + i));
+  }
+  if (h)
+    feint_stream2((feint_v2d){feint_natural_entry(buf, size, len - 2),
+                              feint_natural_entry(buf, size, len - 1)},
+                  chunk + len - 2);
+}
+#else
+#define FEINT_HAVE_STREAM_NATURAL_ANY 0
+#endif
+
 /* Copy len doubles from an L1 buffer to dst (any 8-byte aligned address),
  * with streaming stores where the compiler offers them: 8- and 16-byte
  * ones up to dst's first 32-byte boundary and after its last, 32-byte ones
@@ -420,10 +470,10 @@ FEINT_INLINE const double *feint_block_in(int layout, const double *src, int siz
 }
 
 /* Write block `blk` of an output array from buf (the block in the blocked
- * order); only the nvalid lanes are written.  A natural block streams line
- * by line when its rows span whole lines (size a multiple of 8, the chunk
- * 16-byte aligned); any other is transposed into tmp (B * size doubles,
- * 32-byte aligned) first.  A full block leaves with streaming stores. */
+ * order); only the nvalid lanes are written.  A full natural block streams
+ * straight from buf when it can (the file's header lists when); any other
+ * is transposed into tmp (B * size doubles, 32-byte aligned) first.  A full
+ * block leaves with streaming stores. */
 FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk, int nvalid,
                                   const double *buf, double *tmp) {
   double *chunk = dst + blk * FEINT_B * (size_t)size;
@@ -431,14 +481,23 @@ FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk,
   if (!blocked) {
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
     /* rows of whole cache lines, or of half lines past whole ones (two rows
-     * sharing a line), stream straight to memory, line by line; any other
-     * row goes through tmp and the sequential streaming copy */
+     * sharing a line), stream straight to memory, line by line; short rows
+     * of any other length, 32 bytes at a time built from scalar loads; any
+     * other row goes through tmp and the sequential streaming copy */
     const int o = (int)(((uintptr_t)chunk & 63) >> 3); /* doubles past a line */
     if (nvalid == FEINT_B && size % 8 == 4 && o % 4 == 0) {
       if (o == 0) feint_block_stream_natural_half(buf, chunk, size, 0);
       else feint_block_stream_natural_half(buf, chunk, size, 4);
       return;
     }
+#if FEINT_HAVE_STREAM_NATURAL_ANY
+    if (nvalid == FEINT_B && size % 4 != 0 && size <= FEINT_NATURAL_ANY_MAX &&
+        ((uintptr_t)chunk & 15u) == 0) {
+      if (((uintptr_t)chunk & 31u) == 0) feint_block_stream_natural_any(buf, chunk, size, 0);
+      else feint_block_stream_natural_any(buf, chunk, size, 2);
+      return;
+    }
+#endif
     if (nvalid == FEINT_B && size % 8 == 0) {
       if (o == 0) {
         feint_block_stream_natural(buf, chunk, size);
