@@ -276,8 +276,11 @@ FEINT_INLINE void feint_block_stream_natural_shifted(const double *buf, double *
  * feint_block_store instead (one more pass through L1: prism6 elasticity's
  * A_buf and tmp are 20 KiB each), prism6 elasticity qss_geo_linear in the
  * natural layout took 194-218 ns per element against 131-141 blocked;
- * this way 139-158 (2 threads, Zen 4, 64-byte aligned arrays), and prism6
- * Poisson ssq_geo_linear natural/blocked went from 1.39-1.56 to 1.06-1.18.
+ * this way 139-158 (2 threads, Zen 4, 64-byte aligned arrays, 1 M
+ * elements).  prism6 Poisson natural/blocked measured 1.06-1.18 in those
+ * short runs, but 1.50 (qss_geo_linear) and 1.45 (ssq_geo_linear) in the
+ * full bench, until b_e's 6-entry rows left tmp too
+ * (feint_block_stream_natural_any; bench/results/natural_short_rows/).
  * Rows 16 or 48 bytes past a line (malloc's arrays) still go through tmp. */
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
 FEINT_INLINE void feint_block_stream_natural_half(const double *buf, double *chunk, int size,
