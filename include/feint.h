@@ -689,7 +689,9 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
 feint_status feint_csr_destroy(feint_csr *A);
 
 /* y = A x (x: [num_cols], y: [num_rows], not overlapping).  target
- * FEINT_TARGET_HOST: OpenMP threads over rows.  FEINT_TARGET_DEVICE: a
+ * FEINT_TARGET_HOST: OpenMP threads over rows; each y[i] adds row
+ * i's products one at a time in the row's order, so y is the same bits for
+ * any thread count.  FEINT_TARGET_DEVICE: a
  * target region on `device` (the arrays are copied there and y back), or the
  * host with FEINT_FLAG_ALLOW_HOST_FALLBACK in `flags` when no device exists
  * (feint_last_execution() says where it ran). */
