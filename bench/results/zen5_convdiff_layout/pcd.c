@@ -9,7 +9,7 @@ int main(int argc, char **argv) {
   int var = argc > 3 ? atoi(argv[3]) : 0, el = argc > 4 ? atoi(argv[4]) : 1;
   int reps = argc > 5 ? atoi(argv[5]) : 10;
   int ns = el ? 6 : 4;
-  size_t n = el ? 4194304 : 8388608;
+  size_t n = argc > 6 ? (size_t)atol(argv[6]) : (el ? 4194304 : 8388608);
   double *g = aligned_alloc(64, n * 3 * ns * 8), *A = aligned_alloc(64, n * ns * ns * 8), *b = aligned_alloc(64, n * ns * 8);
   static const double ref[6][3] = {{0,0,0},{1,0,0},{0,1,0},{0,0,1},{1,0,1},{0,1,1}};
   srand(1);
