@@ -100,12 +100,15 @@ FEINT_INTERNAL feint_status feint_csr_check_pattern(const feint_csr *A, int sort
  * whose arrays and x, y are in the memory of the run: the host
  * (run_device = 0, OpenMP threads over rows) or device `dev` (a target
  * region, one row per thread; host_fallback: `dev` is the initial device).
- * The host loop checks the arrays as it reads them and returns how many
- * rows with bad offsets and entries with bad columns it skipped (y is then
- * unspecified); the device loop trusts them (checked before) and returns 0.
- * The one SpMV kernel of feint_csr_spmv and the assembled operator. */
+ * checked != 0: the host loop checks the arrays as it reads them and
+ * returns how many rows with bad offsets and entries with bad columns it
+ * skipped (y is then unspecified); checked = 0 (arrays known to be a
+ * matrix) and the device loop trust them and return 0.  Every loop adds a
+ * row's entries in order: the same bits.  The one SpMV kernel of
+ * feint_csr_spmv (checked) and the assembled operator (not: its own
+ * matrix). */
 FEINT_INTERNAL size_t feint_csr_spmv_run(int run_device, int dev, int host_fallback,
-                                         size_t nrows, size_t ncols, size_t nnz,
+                                         int checked, size_t nrows, size_t ncols, size_t nnz,
                                          const int64_t *rp, const int32_t *ci, const double *va,
                                          const double *x, double *y);
 

@@ -211,50 +211,69 @@ static feint_status check_csr(const feint_csr *A, int full) {
   return full ? feint_csr_check_pattern(A, 0) : FEINT_SUCCESS;
 }
 
-/* entries (of values and of columns) the host SpMV prefetches ahead of
- * the row it multiplies: 16 KiB of values, 8 KiB of columns */
+/* Software prefetch of the host SpMV's two streams FEINT_SPMV_AHEAD entries
+ * (16 KiB of values, 8 KiB of columns) ahead of row [lo, hi): the lines of
+ * values and columns the row that far ahead will read (for a scalar P1 row
+ * of ~15 entries: two lines of values, one of columns; a longer row loops).
+ * The hardware prefetchers alone left the row loop waiting on them while
+ * they also follow the x entries' streams.  Zen 5, min (median) of 3
+ * alternated runs, ns per entry, the checked loop, tet4 box patterns:
+ * scalar 100^3 (15.2 M entries) one thread 0.678 (0.708) -> 0.403 (0.411),
+ * two 0.392 (0.397) -> 0.316 (0.329); 3 dofs per vertex 64^3 one thread
+ * 0.463 (0.526) -> 0.451 (0.472), two 0.342 (0.343) -> 0.308 (0.311); but
+ * scalar Hilbert-renumbered (x read out of order) one thread 0.787 (0.814)
+ * -> 0.846 (0.895), two 0.409 (0.446) -> 0.429 (0.443): a loss of up to 7%,
+ * where the x misses need the miss slots.  lo, hi: a row already checked
+ * (0 <= lo <= hi <= nz). */
 #define FEINT_SPMV_AHEAD 2048
+static inline void spmv_prefetch(const int64_t lo, const int64_t hi, const int64_t nz,
+                                 const int32_t *ci, const double *va) {
+  if (hi > nz - (FEINT_SPMV_AHEAD + 16)) return;
+  const int64_t a = lo + FEINT_SPMV_AHEAD;
+  __builtin_prefetch(va + a);
+  __builtin_prefetch(va + a + 8);
+  __builtin_prefetch(ci + a);
+  for (int64_t k = a + 16; k < hi + FEINT_SPMV_AHEAD; k += 16) {
+    __builtin_prefetch(va + k);
+    __builtin_prefetch(va + k + 8);
+    __builtin_prefetch(ci + k);
+  }
+}
 
-size_t feint_csr_spmv_run(int run_device, int dev, int host_fallback, size_t nrows,
-                          size_t ncols, size_t nnz, const int64_t *rp, const int32_t *ci,
-                          const double *va, const double *x, double *y) {
+size_t feint_csr_spmv_run(int run_device, int dev, int host_fallback, int checked,
+                          size_t nrows, size_t ncols, size_t nnz, const int64_t *rp,
+                          const int32_t *ci, const double *va, const double *x, double *y) {
+  const int64_t nz = (int64_t)nnz;
+  if (!run_device && !checked) {
+    /* arrays known to be a matrix (the assembled operator's own): the
+     * checked loop's compare and branch per entry cost, in one thread, 0.308
+     * -> 0.432 ns per entry in cache (tet4 box pattern of 20^3) and 0.332 ->
+     * 0.365 on the 100^3 one (Zen 5, min of 3 runs); the same additions in
+     * the same order, so the same bits */
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < nrows; i++) {
+      const int64_t lo = rp[i], hi = rp[i + 1];
+      spmv_prefetch(lo, hi, nz, ci, va);
+      double s = 0.0;
+      for (int64_t k = lo; k < hi; k++) s += va[k] * x[ci[k]];
+      y[i] = s;
+    }
+    return 0;
+  }
   if (!run_device) {
     /* the arrays checked as they are read: a row's offsets in [0, nnz] and
      * not decreasing, each column below ncols (a compare and a branch per
      * entry beside its load).  Zen 1, one thread, min of 30 calls: +0-24%
      * on a tet4 pattern of 7.8 M entries, +10-14% on its 3-dof pattern of
      * 17 M (noisy machine); a separate pass of feint_csr_check_pattern
-     * doubled the time, a select instead of the branch cost +15-30%.
-     * Software prefetch of the two streams FEINT_SPMV_AHEAD entries ahead
-     * of each row: the lines of values and columns it will read then (for
-     * a scalar P1 row of ~15 entries: two lines of values, one of
-     * columns).  The hardware prefetchers alone left the row loop waiting
-     * on them while they also follow the x entries' streams.  Zen 5, min
-     * (median) of 3 alternated runs, ns per entry, tet4 box patterns:
-     * scalar 100^3 (15.2 M entries) one thread 0.678 (0.708) -> 0.403
-     * (0.411), two 0.392 (0.397) -> 0.316 (0.329); 3 dofs per vertex 64^3
-     * one thread 0.463 (0.526) -> 0.451 (0.472), two 0.342 (0.343) -> 0.308
-     * (0.311); but scalar Hilbert-renumbered (x read out of order) one
-     * thread 0.787 (0.814) -> 0.846 (0.895), two 0.409 (0.446) -> 0.429
-     * (0.443): a loss of up to 7%, where the x misses need the miss slots. */
-    const int64_t nz = (int64_t)nnz;
+     * doubled the time, a select instead of the branch cost +15-30%. */
     size_t bad = 0;
 #pragma omp parallel for schedule(static) reduction(+ : bad)
     for (size_t i = 0; i < nrows; i++) {
       const int64_t lo = rp[i], hi = rp[i + 1];
-      if (lo >= 0 && lo <= hi && hi <= nz - (FEINT_SPMV_AHEAD + 16)) {
-        const int64_t a = lo + FEINT_SPMV_AHEAD;
-        __builtin_prefetch(va + a);
-        __builtin_prefetch(va + a + 8);
-        __builtin_prefetch(ci + a);
-        for (int64_t k = a + 16; k < hi + FEINT_SPMV_AHEAD; k += 16) { /* a longer row */
-          __builtin_prefetch(va + k);
-          __builtin_prefetch(va + k + 8);
-          __builtin_prefetch(ci + k);
-        }
-      }
       double s = 0.0;
       if (lo >= 0 && lo <= hi && hi <= nz) {
+        spmv_prefetch(lo, hi, nz, ci, va);
         for (int64_t k = lo; k < hi; k++) {
           const uint32_t c = (uint32_t)ci[k];
           if (c < ncols)
@@ -302,8 +321,8 @@ feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, fein
   FEINT_CALL(feint_asm_resolve_target(target, device, flags, "", &run_device, &host_fallback));
   const size_t nrows = A->num_rows, nnz = A->nnz;
   if (!run_device) {
-    if (feint_csr_spmv_run(0, 0, 0, nrows, A->num_cols, nnz, A->row_ptr, A->col_idx, A->values,
-                           x, y) != 0) {
+    if (feint_csr_spmv_run(0, 0, 0, 1, nrows, A->num_cols, nnz, A->row_ptr, A->col_idx,
+                           A->values, x, y) != 0) {
       FEINT_CALL(feint_csr_check_pattern(A, 0)); /* names the first bad row or entry */
       FEINT_CHECK(0, FEINT_ERR_UNSUPPORTED, "A's arrays changed while the SpMV read them");
     }
@@ -317,7 +336,7 @@ feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, fein
                        {x, A->num_cols * sizeof(double), 1, 0, NULL},
                        {y, nrows * sizeof(double), 0, 1, NULL}};
     FEINT_CALL(feint_xfer_in(dev, t, 5));
-    feint_csr_spmv_run(1, dev, host_fallback, nrows, A->num_cols, nnz, t[0].dev, t[1].dev,
+    feint_csr_spmv_run(1, dev, host_fallback, 1, nrows, A->num_cols, nnz, t[0].dev, t[1].dev,
                        t[2].dev, t[3].dev, t[4].dev);
     FEINT_CALL(feint_xfer_out(dev, t, 5));
 #else

@@ -369,8 +369,8 @@ feint_status feint_operator_get_info(const feint_operator *op, feint_operator_in
 /* y = A_c x with x, y in the run space. */
 static void op_apply_run(const feint_operator *op, const double *x, double *y) {
   if (op->form == FEINT_OPERATOR_ASSEMBLED) {
-    /* the pattern is feint_csr_create's: the host loop's count is 0 */
-    (void)feint_csr_spmv_run(op->run_device, op->dev, op->host_fallback, op->num_dofs,
+    /* the operator's own matrix (feint_csr_create's pattern): trusted */
+    (void)feint_csr_spmv_run(op->run_device, op->dev, op->host_fallback, 0, op->num_dofs,
                              op->num_dofs, op->A.nnz, op->rp, op->ci, op->va, x, y);
     return;
   }
