@@ -70,8 +70,8 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_prefetch_, _host)(const feint_mesh_kernel
   const size_t B = FEINT_B, ne = ka->num_elem, far = i0 + FEINT_PREFETCH_AHEAD * B;
   const size_t next = i0 + B;
   const uint32_t *conn = ka->conn;
-  feint_prefetch_mesh_block(conn, ns, ne, i0, FEINT_PREFETCH_AHEAD, ka->coeffs, cs, ka->coords,
-                            3 * sizeof(double), scatter ? ka->row_ptr : NULL,
+  feint_prefetch_mesh_block(conn, ns, ne, i0, FEINT_PREFETCH_AHEAD, 2, ka->coeffs, cs,
+                            ka->coords, 3 * sizeof(double), scatter ? ka->row_ptr : NULL,
                             nc * sizeof(*ka->row_ptr));
   if (scatter && ka->elem_map != NULL && far + B <= ne)
     feint_prefetch_bytes(ka->elem_map + far * (size_t)(ns * ns),

@@ -62,7 +62,7 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
    * ns per element; the generator's order (lines the hardware follows) 17.5
    * -> 19.6 (bench/results/operator_prefetch/) */
   const size_t ne = ka->num_elem, next = i0 + FEINT_B;
-  feint_prefetch_mesh_block(conn, ns, ne, i0, FEINT_PREFETCH_AHEAD, ka->coeffs,
+  feint_prefetch_mesh_block(conn, ns, ne, i0, FEINT_PREFETCH_AHEAD, 2, ka->coeffs,
                             feint_problem_coeffs(et, pb), ka->coords, 3 * sizeof(double), ka->x,
                             nc * sizeof(double));
   if (next + FEINT_B <= ne)

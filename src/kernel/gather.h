@@ -189,17 +189,18 @@ FEINT_INLINE void feint_gather_scalar_dofs_block(const int ns, const uint32_t *c
  * So: the streams `ahead` blocks ahead (conn, and `data`, an array of
  * dsize doubles per element in either layout, e.g. the coefficients; NULL:
  * none; the element loops pass FEINT_PREFETCH_AHEAD, operator/matfree.c a
- * distance in bytes), and for each vertex v of the block 2 ahead
- * (whose conn is in cache by then) the line at a + a_stride v and, when b
- * is not NULL, the one at b + b_stride v (strides in bytes: a vertex's
- * coordinates, its CSR row offsets, its entries of a vector).  Blocks past
- * n are not asked for. */
+ * distance in bytes), and for each vertex v of the block `near` ahead
+ * (near < ahead: its conn is in cache by then; 2 in the element loops) the
+ * line at a + a_stride v and, when b is not NULL, the one at b + b_stride v
+ * (strides in bytes: a vertex's coordinates, its CSR row offsets, its
+ * entries of a vector).  Blocks past n are not asked for. */
 FEINT_INLINE void feint_prefetch_mesh_block(const uint32_t *conn, const int ns, const size_t n,
                                             const size_t i0, const size_t ahead,
-                                            const double *data, const int dsize, const void *a,
+                                            const size_t near, const double *data,
+                                            const int dsize, const void *a,
                                             const size_t a_stride, const void *b,
                                             const size_t b_stride) {
-  const size_t B = FEINT_B, far = i0 + ahead * B, mid = i0 + 2 * B;
+  const size_t B = FEINT_B, far = i0 + ahead * B, mid = i0 + near * B;
   if (far + B <= n) {
     feint_prefetch_bytes(conn + far * ns, FEINT_B * ns * (int)sizeof(uint32_t));
     if (data != NULL) feint_prefetch_block(data, dsize, far / B);

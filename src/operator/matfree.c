@@ -157,6 +157,18 @@ FEINT_INLINE size_t pre_ahead(const int nk) {
   return blocks > FEINT_PREFETCH_AHEAD ? blocks : FEINT_PREFETCH_AHEAD;
 }
 
+/* ... and the x and y entries of the vertices half that far ahead (at least
+ * 2 blocks; their conn is in cache by then), QPOINT 2 blocks.  tet4 Poisson
+ * PRECOMPUTED, colouring, Zen 5, min of 3 alternated runs, ns per element,
+ * 2 -> 8 blocks: Hilbert order 4.79 -> 4.13 (one thread), 2.56 -> 2.27
+ * (two); box 3.90 -> 3.82, 2.24 -> 2.15.  QPOINT lost with 8 (Hilbert,
+ * atomics, 20.1 -> 24.7; colouring, two threads, 3.51 -> 3.82), and hex8
+ * (4 blocks ahead) keeps 2 either way. */
+FEINT_INLINE size_t pre_near(const int qp, const int nk) {
+  const size_t half = pre_ahead(nk) / 2;
+  return qp || half < 2 ? 2 : half;
+}
+
 /* One case inside the enclosing parallel region (literal et, pb: the
  * constants reach the outlined code, and the loops unroll): the groups
  * (chunk colours, or one group with atomics) one after another, the runs
@@ -174,10 +186,10 @@ FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const in
         const int nvalid = cnt - i < FEINT_B ? (int)(cnt - i) : FEINT_B;
         /* software prefetch (kernel/gather.h): the run's streams
          * pre_ahead(nk) blocks ahead, the x and y entries of the vertices
-         * of the block 2 ahead */
+         * of the block pre_near ahead */
         feint_prefetch_mesh_block(op->slot_conn + s0 * ns, ns, cnt, i, pre_ahead(nk),
-                                  qp ? NULL : op->elem_data + s0 * nk, nk, x, nc * sizeof(double),
-                                  y, nc * sizeof(double));
+                                  pre_near(qp, nk), qp ? NULL : op->elem_data + s0 * nk, nk, x,
+                                  nc * sizeof(double), y, nc * sizeof(double));
         if (atomic)
           pre_block_host(et, pb, qp, 1, s0 + i, nvalid, op->slot_conn, op->elem_data,
                          op->qp_off, x, y);
