@@ -19,7 +19,16 @@
  *                 8 C E      coefficients that enter A^e: conv-diff C = 20,
  *                            elasticity C = 2 + 3 N_Q (the variants read the
  *                            body force too), Poisson C = 0 (f is not read)
- *  PRECOMPUTED    4 N_S E    connectivity copied in visiting order
+ *  PRECOMPUTED    4 N_S E    connectivity copied in visiting order (the
+ *                            device, and the host's straight loop; the
+ *                            host's windows, operator/matfree.c, read
+ *                            2 N_S E of 16-bit window-local indices and 4 W
+ *                            of window vertices, W >= V the sum of their
+ *                            counts, and touch x and y W times, not V:
+ *                            tet4 Poisson on a 4.09 M box, W = 2.2 V, 8 +
+ *                            1.5 + 5.1 bytes per tet in place of 16;
+ *                            Hilbert order, W = 1.4 V, 8 + 1 + 1.6; the
+ *                            count here stays the 4-byte one)
  *                 8 K E      A^e packed: K = N_D (N_D + 1) / 2 (symmetric
  *                            problems) or N_D^2 (conv-diff); the padding of
  *                            each run (host chunk, device colour) to whole
@@ -33,7 +42,8 @@
  * mu: 2; conv-diff 20; Poisson 0); bytes_qpt_factors gives it so the choice
  * of packed A^e can be read off per case (operator/matfree.c).
  *
- *  QPOINT         4 N_S E    connectivity copied in visiting order
+ *  QPOINT         4 N_S E    connectivity copied in visiting order (the
+ *                            host: windows, as PRECOMPUTED)
  *                 48 P E     the factors G_q (6 doubles per point, P points:
  *                            tet4 1, hex8 8); Poisson on tet4 and hex8 only;
  *                            blocks of 8 affine hex8 cells store one G per

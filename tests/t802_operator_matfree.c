@@ -16,13 +16,18 @@
  *    variant's entries differ by round-off, each within the fixture's bound
  *    of the reference, so then twice that bound;
  *  - colouring is bitwise reproducible (two applies, 1 and 2 threads), also
- *    on meshes of many host chunks with a short last one;
+ *    on meshes of many host chunks with a short last one, and with the
+ *    host's windows cut to a block or two;
  *  - info (symmetric = 0 for conv-diff, form, strategy), device pointers,
  *    and the refusal, by name, of the per-point problems (poisson_kappa,
  *    elasticity_qp), which the mesh paths do not integrate. */
 #include <omp.h>
 
 #include "operator_fixture.h"
+
+/* operator/matfree.c: the dofs a host window may touch (internal; the
+ * static library exports it to the tests) */
+extern size_t feint_op_window_dofs;
 
 /* sum_e sum_s |A^e_rs| |x_s| over the unconstrained couplings (rows of
  * constrained dofs: |a_ii x_i|) and the product counts. */
@@ -319,6 +324,15 @@ int main(void) {
   check_case(FEINT_TET4, FEINT_CONVDIFF, FEINT_PERTURB_GENERAL, 6);
   check_case(FEINT_PRISM6, FEINT_ELASTICITY, FEINT_PERTURB_AFFINE, 6);
   check_case(FEINT_HEX8, FEINT_POISSON, FEINT_PERTURB_GENERAL, 11);
+  /* the same with the host's windows (operator/matfree.c) cut after a block
+   * or two: many windows per chunk, the elements dealt out across a
+   * window's blocks, the last window of a chunk padded */
+  feint_op_window_dofs = 24;
+  check_case(FEINT_TET4, FEINT_POISSON, FEINT_PERTURB_GENERAL, 6);
+  check_case(FEINT_TET4, FEINT_CONVDIFF, FEINT_PERTURB_GENERAL, 6);
+  check_case(FEINT_PRISM6, FEINT_ELASTICITY, FEINT_PERTURB_AFFINE, 6);
+  check_case(FEINT_HEX8, FEINT_POISSON, FEINT_PERTURB_GENERAL, 11);
+  feint_op_window_dofs = (size_t)-1;
   check_refused(FEINT_POISSON_KAPPA);
   check_refused(FEINT_ELASTICITY_QP);
   return test_failures != 0;

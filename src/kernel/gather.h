@@ -150,17 +150,17 @@ FEINT_INLINE void feint_gather_dofs_block(const int et, const int pb, const uint
 
 /* The N_C = 1 dofs of a block (as feint_gather_dofs_block: dof n of lane l
  * at xe[n * FEINT_B + l]) by scalar loads, four joined into each vector
- * store.  An empty asm on each loaded value keeps clang from turning the
- * loads back into vgatherqpd.  Which of the two is faster depends on the
- * loop around it (tet4 Poisson, Zen 4, 4.09 M elements, ns per element,
- * min): the QPOINT operator 7.78 -> 5.84 with one thread, 3.92 -> 2.96
- * with two (hex8 Poisson's QPOINT loop: unchanged within 5%), but the
- * recompute operator 14.3 -> 21.9 and PRECOMPUTED 6.0 -> 6.4-7.0; so only
- * the QPOINT loop calls it (operator/matfree.c;
- * bench/results/operator_qpoint_gather/). */
-FEINT_INLINE void feint_gather_scalar_dofs_block(const int ns, const uint32_t *conn,
-                                                 const double *x, const size_t elem[FEINT_B],
-                                                 double *xe) {
+ * store, from a window-local x through 16-bit indices (lane l's node n at
+ * lc[n * FEINT_B + l]: operator/matfree.c's windows).  An empty asm on each loaded value
+ * keeps clang from turning the loads back into vgatherqpd.  Which of the
+ * two is faster depends on the loop around it (tet4 Poisson, Zen 4, 4.09 M
+ * elements, ns per element, min, when the loop read the mesh's x): the
+ * QPOINT operator 7.78 -> 5.84 with one thread, 3.92 -> 2.96 with two (hex8
+ * Poisson's QPOINT loop: unchanged within 5%), but the recompute operator
+ * 14.3 -> 21.9 and PRECOMPUTED 6.0 -> 6.4-7.0; so only the QPOINT loop
+ * calls it (bench/results/operator_qpoint_gather/). */
+FEINT_INLINE void feint_gather_scalar_dofs_block(const int ns, const uint16_t *lc,
+                                                 const double *x, double *xe) {
 #if FEINT_HAVE_V4D && defined(__x86_64__) && !defined(__NVPTX__) && !defined(__AMDGPU__)
   FEINT_UNROLL
   for (int g = 0; g < FEINT_B; g += 4)
@@ -169,14 +169,14 @@ FEINT_INLINE void feint_gather_scalar_dofs_block(const int ns, const uint32_t *c
       double a[4];
       FEINT_UNROLL
       for (int i = 0; i < 4; i++) {
-        a[i] = x[conn[elem[g + i] * ns + n]];
+        a[i] = x[lc[n * FEINT_B + g + i]];
         __asm__("" : "+x"(a[i])); /* a scalar load, not a lane of a gather */
       }
       *(feint_v4d_u *)(xe + n * FEINT_B + g) = (feint_v4d){a[0], a[1], a[2], a[3]};
     }
 #else
   for (int l = 0; l < FEINT_B; l++)
-    for (int n = 0; n < ns; n++) xe[n * FEINT_B + l] = x[conn[elem[l] * ns + n]];
+    for (int n = 0; n < ns; n++) xe[n * FEINT_B + l] = x[lc[n * FEINT_B + l]];
 #endif
 }
 

@@ -86,27 +86,63 @@ FEINT_INLINE int packed_index(const int nd, const int sym, const int r, const in
 }
 FEINT_DECLARE_TARGET_END
 
-/* Host: block of B slots starting at slot s0, nvalid of them elements. */
-FEINT_INLINE void pre_block_host(const int et, const int pb, const int qp, const int atomic,
-                                 const size_t s0, const int nvalid, const uint32_t *sconn,
-                                 const double *data, const uint64_t *qp_off, const double *x,
-                                 double *y) {
+/* Dofs of a host window (pre_case_host): its x and y entries are two stack
+ * arrays of this many doubles, 32 KiB together, in L1 while the window
+ * runs; 16-bit indices address them. */
+#ifndef FEINT_OP_WINDOW_DOFS
+#define FEINT_OP_WINDOW_DOFS 2048
+#endif
+_Static_assert(FEINT_OP_WINDOW_DOFS <= 65536 && FEINT_OP_WINDOW_DOFS >= FEINT_MAX_DOFS * FEINT_B,
+               "a window holds at least one block and at most 65536 vertices");
+
+/* The cap make_windows applies (dofs; above FEINT_OP_WINDOW_DOFS it is that):
+ * t802 lowers it to cut runs into windows of a block or two. */
+size_t feint_op_window_dofs = FEINT_OP_WINDOW_DOFS;
+
+/* Whether the host loop of a case runs in windows (pre_case_host) or
+ * straight on x and y with each block's vertices prefetched (literal
+ * arguments: folds).  Straight -> windows, Zen 5, colouring, min ns per
+ * element of 3 alternated rounds, one thread / two (box order; Hilbert):
+ * tet4 Poisson PRECOMPUTED (4.09 M tets) 4.07 -> 3.48 / 2.69 -> 2.53;
+ * 4.42 -> 3.54 / 2.72 -> 2.05; QPOINT 6.87 -> 6.00 / 3.75 -> 3.34; 6.94 ->
+ * 5.86 / 3.74 -> 3.10; hex8 Poisson QPOINT (2.10 M hexes) 13.4 -> 12.8 /
+ * 6.92 -> 6.37; 13.2 -> 12.3 / 6.58 -> 6.47; prism6 Poisson PRECOMPUTED (2
+ * M prisms) 7.27 -> 7.55 / 3.89 -> 3.83; 8.75 -> 7.05 / 4.70 -> 4.11
+ * (bench/results/operator_windows/).  hex8 PRECOMPUTED lost with windows
+ * in earlier probes (one thread, box 11.3-12.5 -> 15.3-15.9, Hilbert
+ * 12.1-13.3 -> 13.5-14.5) and keeps the straight loop; why is not known:
+ * in cache (8000 hexes) the two are within 3%. */
+FEINT_INLINE int pre_windowed(const int et, const int qp) { return qp || et != FEINT_HEX8; }
+
+/* Host: block of B slots starting at slot s0 (a multiple of B), nvalid of
+ * them elements.  Windows (win): the vertices' x entries from xs = xl, the
+ * products added into ys = yl, both window-local (lconn, blocked: node n of
+ * lane l at [n B + l]); else from x into y through the slots' connectivity
+ * sconn ([slot][N_S]), atomically with atomics. */
+FEINT_INLINE void pre_block_host(const int et, const int pb, const int qp, const int win,
+                                 const int atomic, const size_t s0, const int nvalid,
+                                 const uint16_t *lconn, const uint32_t *sconn, const double *data,
+                                 const uint64_t *qp_off, const double *xs, double *ys) {
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
   const int sym = pb != FEINT_CONVDIFF;
   const int nk = qp ? feint_qp_entries(et) : packed_entries(nd, sym);
-  /* s0 is a multiple of B; QPOINT: the block's offset, and its size says
-   * whether it holds one G per cell (affine) or one per point */
+  /* QPOINT: the block's offset, and its size says whether it holds one G
+   * per cell (affine) or one per point */
   const double *blk = qp ? data + qp_off[s0 / FEINT_B] : data + s0 * (size_t)nk;
   const int affine = qp && qp_off[s0 / FEINT_B + 1] - qp_off[s0 / FEINT_B] == 6 * FEINT_B;
-  const uint32_t *v = sconn + s0 * (size_t)ns;
+  const uint16_t *lv = win ? lconn + s0 * (size_t)ns : NULL;
+  const uint32_t *v = win ? NULL : sconn + s0 * (size_t)ns;
   double xe[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   double ye[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
-  if (qp && nc == 1) { /* kernel/gather.h: measured faster here, and only here */
-    size_t slot[FEINT_B];
-    for (int l = 0; l < FEINT_B; l++) slot[l] = s0 + (size_t)l;
-    feint_gather_scalar_dofs_block(ns, sconn, x, slot, xe);
+  if (win && qp && nc == 1) { /* kernel/gather.h: measured faster here, and only here */
+    feint_gather_scalar_dofs_block(ns, lv, xs, xe);
+  } else if (win) {
+    FEINT_UNROLL
+    for (int r = 0; r < nd; r++)
+      for (int l = 0; l < FEINT_B; l++)
+        xe[r * FEINT_B + l] = xs[(size_t)lv[r / nc * FEINT_B + l] * nc + r % nc];
   } else {
-    for (int l = 0; l < FEINT_B; l++) feint_gather_dofs(et, pb, v + l * ns, x, xe + l, FEINT_B);
+    for (int l = 0; l < FEINT_B; l++) feint_gather_dofs(et, pb, v + l * ns, xs, xe + l, FEINT_B);
   }
   if (qp && affine) {
     FEINT_OMP(simd)
@@ -132,8 +168,9 @@ FEINT_INLINE void pre_block_host(const int et, const int pb, const int qp, const
   for (int l = 0; l < nvalid; l++)
     FEINT_UNROLL
     for (int r = 0; r < nd; r++) {
-      double *dst = y + (size_t)v[l * ns + r / nc] * nc + r % nc;
-      if (atomic) {
+      const size_t vx = win ? lv[r / nc * FEINT_B + l] : v[l * ns + r / nc];
+      double *dst = ys + vx * nc + r % nc;
+      if (atomic && !win) {
         FEINT_OMP(atomic update)
         *dst += ye[r * FEINT_B + l];
       } else {
@@ -157,13 +194,13 @@ FEINT_INLINE size_t pre_ahead(const int nk) {
   return blocks > FEINT_PREFETCH_AHEAD ? blocks : FEINT_PREFETCH_AHEAD;
 }
 
-/* ... and the x and y entries of the vertices half that far ahead (at least
- * 2 blocks; their conn is in cache by then), QPOINT 2 blocks.  tet4 Poisson
- * PRECOMPUTED, colouring, Zen 5, min of 3 alternated runs, ns per element,
- * 2 -> 8 blocks: Hilbert order 4.79 -> 4.13 (one thread), 2.56 -> 2.27
- * (two); box 3.90 -> 3.82, 2.24 -> 2.15.  QPOINT lost with 8 (Hilbert,
- * atomics, 20.1 -> 24.7; colouring, two threads, 3.51 -> 3.82), and hex8
- * (4 blocks ahead) keeps 2 either way. */
+/* ... and, in the straight loop, the x and y entries of the vertices half
+ * that far ahead (at least 2 blocks; their conn is in cache by then), QPOINT
+ * 2 blocks.  tet4 Poisson PRECOMPUTED, colouring, Zen 5, min of 3
+ * alternated runs, ns per element, 2 -> 8 blocks: Hilbert order 4.79 ->
+ * 4.13 (one thread), 2.56 -> 2.27 (two); box 3.90 -> 3.82, 2.24 -> 2.15.
+ * QPOINT lost with 8 (Hilbert, atomics, 20.1 -> 24.7; colouring, two
+ * threads, 3.51 -> 3.82), and hex8 (4 blocks ahead) keeps 2 either way. */
 FEINT_INLINE size_t pre_near(const int qp, const int nk) {
   const size_t half = pre_ahead(nk) / 2;
   return qp || half < 2 ? 2 : half;
@@ -172,30 +209,82 @@ FEINT_INLINE size_t pre_near(const int qp, const int nk) {
 /* One case inside the enclosing parallel region (literal et, pb: the
  * constants reach the outlined code, and the loops unroll): the groups
  * (chunk colours, or one group with atomics) one after another, the runs
- * (chunks) of a group shared among the threads, each in order by one. */
+ * (chunks) of a group shared among the threads, each in order by one.
+ * With windows (pre_windowed), a run goes window by window (make_windows):
+ * the x entries of the window's vertices are gathered into xl, its blocks
+ * add into yl, and yl is added into y (atomically with atomics), so the
+ * element loop reads and writes L1-resident arrays through 16-bit indices
+ * and needs no prefetch per vertex; each block asks instead for its share
+ * of the lines of x and y the next window will gather and add into. */
 FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const int pb,
                                 const int qp, const double *x, double *y) {
-  const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS;
+  const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS, win = pre_windowed(et, qp);
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
   const int nk = packed_entries(nd, pb != FEINT_CONVDIFF);
+  const size_t B = FEINT_B, ahead = pre_ahead(nk);
+  double xl[FEINT_OP_WINDOW_DOFS] __attribute__((aligned(64))); /* windows only */
+  double yl[FEINT_OP_WINDOW_DOFS] __attribute__((aligned(64)));
   for (size_t g = 0; g < op->num_groups; g++) {
     FEINT_OMP(for schedule(static))
     for (size_t r = op->run_ptr[g]; r < op->run_ptr[g + 1]; r++) {
       const size_t s0 = op->run_slot[r], cnt = op->run_count[r];
-      for (size_t i = 0; i < cnt; i += FEINT_B) {
-        const int nvalid = cnt - i < FEINT_B ? (int)(cnt - i) : FEINT_B;
-        /* software prefetch (kernel/gather.h): the run's streams
-         * pre_ahead(nk) blocks ahead, the x and y entries of the vertices
-         * of the block pre_near ahead */
-        feint_prefetch_mesh_block(op->slot_conn + s0 * ns, ns, cnt, i, pre_ahead(nk),
-                                  pre_near(qp, nk), qp ? NULL : op->elem_data + s0 * nk, nk, x,
-                                  nc * sizeof(double), y, nc * sizeof(double));
-        if (atomic)
-          pre_block_host(et, pb, qp, 1, s0 + i, nvalid, op->slot_conn, op->elem_data,
-                         op->qp_off, x, y);
-        else
-          pre_block_host(et, pb, qp, 0, s0 + i, nvalid, op->slot_conn, op->elem_data,
-                         op->qp_off, x, y);
+      const double *rdata = qp ? NULL : op->elem_data + s0 * nk;
+      if (!win) {
+        for (size_t i = 0; i < cnt; i += B) {
+          const int nvalid = cnt - i < B ? (int)(cnt - i) : (int)B;
+          /* software prefetch (kernel/gather.h): the run's streams
+           * pre_ahead(nk) blocks ahead, the x and y entries of the vertices
+           * of the block pre_near ahead */
+          feint_prefetch_mesh_block(op->slot_conn + s0 * ns, ns, cnt, i, ahead,
+                                    pre_near(qp, nk), rdata, nk, x, nc * sizeof(double), y,
+                                    nc * sizeof(double));
+          if (atomic)
+            pre_block_host(et, pb, qp, 0, 1, s0 + i, nvalid, NULL, op->slot_conn,
+                           op->elem_data, op->qp_off, x, y);
+          else
+            pre_block_host(et, pb, qp, 0, 0, s0 + i, nvalid, NULL, op->slot_conn,
+                           op->elem_data, op->qp_off, x, y);
+        }
+        continue;
+      }
+      for (size_t w = op->run_win[r]; w < op->run_win[r + 1]; w++) {
+        const uint32_t *vt = op->win_vert + op->win_vptr[w];
+        const size_t nv = (op->win_vptr[w + 1] - op->win_vptr[w]) * (size_t)nc;
+        /* the next window of the group (this thread's, or a neighbour's) */
+        const size_t wn = w + 1 < op->run_win[op->run_ptr[g + 1]] ? w + 1 : w;
+        const uint32_t *pv = op->win_vert + op->win_vptr[wn];
+        const size_t npv = wn == w ? 0 : op->win_vptr[wn + 1] - op->win_vptr[wn];
+        const size_t nbw = (op->win_slot[w + 1] - op->win_slot[w]) / B;
+        const size_t share = (npv + nbw - 1) / nbw;
+        size_t next = 0;
+        for (size_t k = 0; k < nv; k++) {
+          xl[k] = x[(size_t)vt[k / nc] * nc + k % nc];
+          yl[k] = 0.0;
+        }
+        for (size_t i = op->win_slot[w] - s0; i < op->win_slot[w + 1] - s0; i += B) {
+          const int nvalid = cnt - i < B ? (int)(cnt - i) : (int)B;
+          /* software prefetch: the run's streams pre_ahead(nk) blocks ahead */
+          const size_t far = i + ahead * B;
+          if (far + B <= cnt) {
+            feint_prefetch_bytes(op->win_conn + (s0 + far) * ns, (int)(B * ns * sizeof(uint16_t)));
+            if (rdata != NULL) feint_prefetch_block(rdata, nk, far / B);
+          }
+          for (const size_t stop = next + share < npv ? next + share : npv; next < stop; next++) {
+            __builtin_prefetch(x + (size_t)pv[next] * nc);
+            __builtin_prefetch(y + (size_t)pv[next] * nc, 1);
+          }
+          pre_block_host(et, pb, qp, 1, 0, s0 + i, nvalid, op->win_conn, NULL, op->elem_data,
+                         op->qp_off, xl, yl);
+        }
+        for (size_t k = 0; k < nv; k++) {
+          double *dst = y + (size_t)vt[k / nc] * nc + k % nc;
+          if (atomic) {
+            FEINT_OMP(atomic update)
+            *dst += yl[k];
+          } else {
+            *dst += yl[k];
+          }
+        }
       }
     }
   }
@@ -337,7 +426,8 @@ static void qpoint_factors(const int et, const double x[FEINT_MAX_NODES][3], con
 
 /* QPOINT data: block b of B slots at qp_off[b] doubles, 6 B of them (one G
  * per cell: tet4, or a block of affine hex8 cells) or 48 B (hex8, a G per
- * point); the connectivity in slot order to sconn; uploads qp_off, returns
+ * point); the connectivity in slot order to sconn (device; NULL: not
+ * wanted); uploads qp_off, returns
  * the data (host) in *data. */
 static feint_status qpoint_data(feint_operator *op, const uint32_t *order, uint32_t *sconn,
                                 double **data) {
@@ -371,7 +461,7 @@ static feint_status qpoint_data(feint_operator *op, const uint32_t *order, uint3
   for (size_t s = 0; s < op->num_slots; s++) {
     const size_t e = order[s], b = s / B;
     double x[FEINT_MAX_NODES][3];
-    memcpy(sconn + s * ns, mesh->conn + e * ns, ns * sizeof(uint32_t));
+    if (sconn) memcpy(sconn + s * ns, mesh->conn + e * ns, ns * sizeof(uint32_t));
     cell_nodes(mesh, ns, e, x);
     qpoint_factors(et, x, aff[b] ? 1 : feint_elem_qpts(et), d + off[b] + s % B, B);
   }
@@ -441,6 +531,89 @@ static feint_status make_slots(feint_operator *op, uint32_t **order) {
       (*order)[lo + i] = op->run_device && coloured ? gord[k] : (uint32_t)k;
     }
   }
+  return FEINT_SUCCESS;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  const uint32_t u = *(const uint32_t *)a, v = *(const uint32_t *)b;
+  return (u > v) - (u < v);
+}
+
+/* Host: cut each run into windows (operator_internal.h): a window takes
+ * whole blocks while the distinct vertices of their elements (padding slots
+ * are not read back) fit FEINT_OP_WINDOW_DOFS / N_C; its vertices
+ * ascending (the gather into xl and the add out of yl go up through x and
+ * y), win_conn their positions there (padding slots: 0).  A window without
+ * padding also has its elements dealt out across its blocks (the slot
+ * order, *order, is permuted): element j of m = nb B goes to lane j / nb of
+ * block j % nb.  Neighbours in a run share vertices, and in one block their
+ * adds into yl formed chains of dependent loads and stores; dealt out, a
+ * lane's neighbour is a block away.  tet4 Poisson, Zen 5, one thread, in
+ * cache (16^3 box): 3.37-3.52 -> 2.94-3.07 ns per element. */
+static feint_status make_windows(feint_operator *op, uint32_t *order) {
+  const size_t B = FEINT_BLOCK_LEN, S = op->num_slots, nr = op->num_runs, ns = (size_t)op->nodes;
+  const size_t cap = (feint_op_window_dofs < FEINT_OP_WINDOW_DOFS ? feint_op_window_dofs
+                                                                  : FEINT_OP_WINDOW_DOFS) /
+                     (size_t)op->dofs_per_vertex;
+  const uint32_t *conn = op->mesh->conn;
+  int32_t *lid = malloc((op->num_vertices ? op->num_vertices : 1) * sizeof(int32_t));
+  uint32_t *cur = malloc((cap + B * ns) * sizeof(uint32_t));
+  size_t longest = 1;
+  for (size_t r = 0; r < nr; r++)
+    if (op->run_slot[r + 1] - op->run_slot[r] > longest) longest = op->run_slot[r + 1] - op->run_slot[r];
+  uint32_t *dealt = malloc(longest * sizeof(uint32_t));
+  op->run_win = malloc((nr + 1) * sizeof(size_t));
+  op->win_slot = malloc((S / B + nr + 1) * sizeof(size_t));
+  op->win_vptr = malloc((S / B + nr + 1) * sizeof(size_t));
+  op->win_vert = malloc((S * ns ? S * ns : 1) * sizeof(uint32_t));
+  op->win_conn = malloc((S * ns ? S * ns : 1) * sizeof(uint16_t));
+  if (!lid || !cur || !dealt || !op->run_win || !op->win_slot || !op->win_vptr ||
+      !op->win_vert || !op->win_conn) {
+    free(lid), free(cur), free(dealt);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the windows of %zu slots", S);
+  }
+  for (size_t v = 0; v < op->num_vertices; v++) lid[v] = -1;
+  size_t nw = 0, nl = 0;
+  for (size_t r = 0; r < nr; r++) {
+    const size_t lo = op->run_slot[r], hi = op->run_slot[r + 1], valid = lo + op->run_count[r];
+    op->run_win[r] = nw;
+    for (size_t s = lo; s < hi;) { /* a window from slot s */
+      size_t n = 0, t = s;
+      for (; t < hi; t += B) { /* take block t if its new vertices fit */
+        size_t add = 0;
+        for (size_t u = t; u < t + B && u < valid; u++)
+          for (size_t k = 0; k < ns; k++) {
+            const uint32_t v = conn[(size_t)order[u] * ns + k];
+            if (lid[v] == -1) lid[v] = -2, cur[n + add++] = v;
+          }
+        if (t > s && n + add > cap) {
+          for (size_t j = n; j < n + add; j++) lid[cur[j]] = -1;
+          break;
+        }
+        n += add;
+      }
+      qsort(cur, n, sizeof(uint32_t), cmp_u32);
+      for (size_t j = 0; j < n; j++) lid[cur[j]] = (int32_t)j, op->win_vert[nl + j] = cur[j];
+      if (t <= valid) { /* deal the elements out */
+        const size_t m = t - s, nb = m / B;
+        for (size_t j = 0; j < m; j++) dealt[j % nb * B + j / nb] = order[s + j];
+        memcpy(order + s, dealt, m * sizeof(uint32_t));
+      }
+      for (size_t u = s; u < t; u++) /* blocked: node k of slot u at [u / B][k][u % B] */
+        for (size_t k = 0; k < ns; k++)
+          op->win_conn[(u - u % B) * ns + k * B + u % B] =
+              u < valid ? (uint16_t)lid[conn[(size_t)order[u] * ns + k]] : 0;
+      for (size_t j = 0; j < n; j++) lid[cur[j]] = -1;
+      op->win_slot[nw] = s, op->win_vptr[nw] = nl;
+      nw++, nl += n, s = t;
+    }
+  }
+  op->run_win[nr] = nw, op->win_slot[nw] = S, op->win_vptr[nw] = nl, op->num_windows = nw;
+  free(lid), free(cur), free(dealt);
+  uint32_t *fit = realloc(op->win_vert, (nl ? nl : 1) * sizeof(uint32_t)); /* shrinks */
+  if (fit) op->win_vert = fit;
+  op->data_bytes += S * ns * sizeof(uint16_t) + nl * sizeof(uint32_t) +
+                    (nr + 1 + 2 * (nw + 1)) * sizeof(size_t);
   return FEINT_SUCCESS;
 }
 
@@ -532,8 +705,11 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
   const int sym = op->desc.problem != FEINT_CONVDIFF, qp = op->form == FEINT_OPERATOR_QPOINT;
   const size_t nk = qp ? (size_t)feint_qp_entries(op->desc.element) : (size_t)packed_entries(nd, sym);
   const size_t B = FEINT_BLOCK_LEN, S = op->num_slots;
-  uint32_t *sconn = st == FEINT_SUCCESS ? malloc(S * ns * sizeof(uint32_t)) : NULL;
-  double *data = sconn ? malloc(S * nk * sizeof(double)) : NULL;
+  const int win = !op->run_device && pre_windowed(op->desc.element, qp);
+  if (st == FEINT_SUCCESS && win) st = make_windows(op, order); /* permutes order */
+  /* device, or the straight host loop: the connectivity in slot order */
+  uint32_t *sconn = st == FEINT_SUCCESS && !win ? malloc(S * ns * sizeof(uint32_t)) : NULL;
+  double *data = st == FEINT_SUCCESS && (sconn || win) ? malloc(S * nk * sizeof(double)) : NULL;
   if (st == FEINT_SUCCESS && !data)
     st = feint_error_set(FEINT_ERR_ALLOC, "feint_operator_create", __FILE__, __LINE__,
                          "cannot allocate the per-element data of %zu slots", S);
@@ -545,7 +721,7 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
 #pragma omp parallel for schedule(static)
     for (size_t s = 0; s < S; s++) {
       const size_t e = order[s];
-      memcpy(sconn + s * ns, mesh->conn + e * ns, ns * sizeof(uint32_t));
+      if (sconn) memcpy(sconn + s * ns, mesh->conn + e * ns, ns * sizeof(uint32_t));
       double *blk = data + (s - s % B) * nk + s % B;
       const double *a = A_e + e * (size_t)nd * nd;
       for (int r = 0; r < nd; r++)
@@ -554,7 +730,7 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
     }
     st = feint_op_upload(op, data, S * nk * sizeof(double), (void **)&op->elem_data);
   }
-  if (st == FEINT_SUCCESS)
+  if (st == FEINT_SUCCESS && !win)
     st = feint_op_upload(op, sconn, S * ns * sizeof(uint32_t), (void **)&op->slot_conn);
   free(order), free(sconn), free(data);
   return st;
@@ -629,6 +805,10 @@ void feint_op_matfree_destroy(feint_operator *op) {
   free(op->run_ptr);
   free(op->run_slot);
   free(op->run_count);
+  free(op->run_win), free(op->win_slot), free(op->win_vptr);
+  free(op->win_vert), free(op->win_conn);
+  op->run_win = NULL, op->win_slot = NULL, op->win_vptr = NULL;
+  op->win_vert = NULL, op->win_conn = NULL;
   op->coords = NULL, op->conn = NULL, op->coeffs = NULL;
   op->slot_conn = NULL, op->elem_data = NULL, op->qp_off = NULL;
   op->run_ptr = NULL, op->run_slot = NULL, op->run_count = NULL;

@@ -82,7 +82,17 @@ struct feint_operator {
   size_t *run_slot;          /* [num_runs + 1] first slot of each run */
   size_t *run_count;         /* [num_runs] elements of each run */
   size_t num_slots;
-  uint32_t *slot_conn;       /* PRECOMPUTED, run space: [num_slots][N_S] */
+  uint32_t *slot_conn;       /* device, and the host without windows (matfree.c,
+                                pre_windowed): [num_slots][N_S] */
+  /* host: each run cut into windows of whole blocks, each window touching at
+   * most FEINT_OP_WINDOW_DOFS / N_C vertices (matfree.c, make_windows) */
+  size_t *run_win;           /* [num_runs + 1] first window of each run */
+  size_t num_windows;
+  size_t *win_slot;          /* [num_windows + 1] first slot of each window */
+  size_t *win_vptr;          /* [num_windows + 1] first entry of win_vert of each */
+  uint32_t *win_vert;        /* each window's vertices, ascending */
+  uint16_t *win_conn;        /* the slots' vertices as window-local indices, blocked:
+                                node n of slot s at [s / B][n][s % B] */
   double *elem_data;         /* PRECOMPUTED, run space: packed A^e, blocked by slot;
                                 QPOINT: the factors, block b at qp_off[b] */
   uint64_t *qp_off;          /* QPOINT, run space: [num_slots / B + 1] offsets (doubles) of
@@ -103,6 +113,9 @@ FEINT_INTERNAL feint_status feint_op_from(const feint_operator *op, void *dst, c
  * data_bytes. */
 FEINT_INTERNAL feint_status feint_op_upload(feint_operator *op, const void *src, size_t bytes,
                                             void **dst);
+
+/* The dofs a host window may touch (matfree.c; tests lower it). */
+extern FEINT_INTERNAL size_t feint_op_window_dofs;
 
 /* Matrix-free forms (matfree.c): set up at create (after the common part:
  * diag, load, constraints), apply y = A x without constraints (x, y in the
