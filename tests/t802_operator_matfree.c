@@ -25,9 +25,13 @@
 
 #include "operator_fixture.h"
 
-/* operator/matfree.c: the dofs a host window may touch (internal; the
- * static library exports it to the tests) */
+/* operator/matfree.c: the dofs a host window may touch (internal: the
+ * static library the default build links resolves it; the offload build's
+ * tests link libfeint.so, which does not export it, so there the window
+ * pass below is left out and the default build's runs cover it) */
+#ifndef FEINT_OFFLOAD
 extern size_t feint_op_window_dofs;
+#endif
 
 /* sum_e sum_s |A^e_rs| |x_s| over the unconstrained couplings (rows of
  * constrained dofs: |a_ii x_i|) and the product counts. */
@@ -327,12 +331,14 @@ int main(void) {
   /* the same with the host's windows (operator/matfree.c) cut after a block
    * or two: many windows per chunk, the elements dealt out across a
    * window's blocks, the last window of a chunk padded */
+#ifndef FEINT_OFFLOAD
   feint_op_window_dofs = 24;
   check_case(FEINT_TET4, FEINT_POISSON, FEINT_PERTURB_GENERAL, 6);
   check_case(FEINT_TET4, FEINT_CONVDIFF, FEINT_PERTURB_GENERAL, 6);
   check_case(FEINT_PRISM6, FEINT_ELASTICITY, FEINT_PERTURB_AFFINE, 6);
   check_case(FEINT_HEX8, FEINT_POISSON, FEINT_PERTURB_GENERAL, 11);
   feint_op_window_dofs = (size_t)-1;
+#endif
   check_refused(FEINT_POISSON_KAPPA);
   check_refused(FEINT_ELASTICITY_QP);
   return test_failures != 0;
