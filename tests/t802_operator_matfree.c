@@ -328,9 +328,9 @@ int main(void) {
   check_case(FEINT_TET4, FEINT_CONVDIFF, FEINT_PERTURB_GENERAL, 6);
   check_case(FEINT_PRISM6, FEINT_ELASTICITY, FEINT_PERTURB_AFFINE, 6);
   check_case(FEINT_HEX8, FEINT_POISSON, FEINT_PERTURB_GENERAL, 11);
-  /* the same with the host's windows (operator/matfree.c) cut after a block
-   * or two: many windows per chunk, the elements dealt out across a
-   * window's blocks, the last window of a chunk padded */
+  /* the same with the host's windows (operator/matfree.c: tet4, prism6)
+   * cut after a block or two: many windows per chunk, the elements dealt
+   * out across a window's blocks, the last window of a chunk padded */
 #ifndef FEINT_OFFLOAD
   feint_op_window_dofs = 24;
   check_case(FEINT_TET4, FEINT_POISSON, FEINT_PERTURB_GENERAL, 6);

@@ -101,18 +101,25 @@ size_t feint_op_window_dofs = FEINT_OP_WINDOW_DOFS;
 
 /* Whether the host loop of a case runs in windows (pre_case_host) or
  * straight on x and y with each block's vertices prefetched (literal
- * arguments: folds).  Straight -> windows, Zen 5, colouring, min ns per
- * element of 3 alternated rounds, one thread / two (box order; Hilbert):
- * tet4 Poisson PRECOMPUTED (4.09 M tets) 4.07 -> 3.48 / 2.69 -> 2.53;
- * 4.42 -> 3.54 / 2.72 -> 2.05; QPOINT 6.87 -> 6.00 / 3.75 -> 3.34; 6.94 ->
- * 5.86 / 3.74 -> 3.10; hex8 Poisson QPOINT (2.10 M hexes) 13.4 -> 12.8 /
- * 6.92 -> 6.37; 13.2 -> 12.3 / 6.58 -> 6.47; prism6 Poisson PRECOMPUTED (2
- * M prisms) 7.27 -> 7.55 / 3.89 -> 3.83; 8.75 -> 7.05 / 4.70 -> 4.11
- * (bench/results/operator_windows/).  hex8 PRECOMPUTED lost with windows
- * in earlier probes (one thread, box 11.3-12.5 -> 15.3-15.9, Hilbert
- * 12.1-13.3 -> 13.5-14.5) and keeps the straight loop; why is not known:
- * in cache (8000 hexes) the two are within 3%. */
-FEINT_INLINE int pre_windowed(const int et, const int qp) { return qp || et != FEINT_HEX8; }
+ * arguments: folds): windows for tet4 and prism6, straight for hex8.
+ * Straight -> windows, Zen 5, colouring, min ns per element of 3
+ * alternated rounds of back-to-back applies, one thread / two (box order;
+ * Hilbert): tet4 Poisson PRECOMPUTED (4.09 M tets) 4.07 -> 3.48 / 2.69 ->
+ * 2.53; 4.42 -> 3.54 / 2.72 -> 2.05; QPOINT 6.87 -> 6.00 / 3.75 -> 3.34;
+ * 6.94 -> 5.86 / 3.74 -> 3.10; prism6 Poisson PRECOMPUTED (2 M prisms)
+ * 7.27 -> 7.55 / 3.89 -> 3.83; 8.75 -> 7.05 / 4.70 -> 4.11.  Under
+ * feint_bench_operator, which flushes the caches between applies, tet4
+ * keeps ~10% of it (one thread, PRECOMPUTED box 4.27-4.43 -> 3.86-4.28,
+ * Hilbert 4.53-4.59 -> 3.93-4.12).  hex8 loses there: box-ordered windows
+ * are thin slabs whose vertices are gathered 2.3 times each (QPOINT, one
+ * thread, 14.6-14.8 -> 16.8-17.6 ns; Hilbert order gains 14.7-14.8 ->
+ * 13.5-13.7), and PRECOMPUTED lost in the probes too (box 11.3-12.5 ->
+ * 15.3-15.9, Hilbert 12.1-13.3 -> 13.5-14.5, while within 3% in cache);
+ * bench/results/operator_windows/. */
+FEINT_INLINE int pre_windowed(const int et, const int qp) {
+  (void)qp;
+  return et != FEINT_HEX8;
+}
 
 /* Host: block of B slots starting at slot s0 (a multiple of B), nvalid of
  * them elements.  Windows (win): the vertices' x entries from xs = xl, the
