@@ -151,14 +151,15 @@ FEINT_INLINE void feint_gather_dofs_block(const int et, const int pb, const uint
 /* The N_C = 1 dofs of a block (as feint_gather_dofs_block: dof n of lane l
  * at xe[n * FEINT_B + l]) by scalar loads, four joined into each vector
  * store, from a window-local x through 16-bit indices (lane l's node n at
- * lc[n * FEINT_B + l]: operator/matfree.c's windows).  An empty asm on each loaded value
- * keeps clang from turning the loads back into vgatherqpd.  Which of the
- * two is faster depends on the loop around it (tet4 Poisson, Zen 4, 4.09 M
- * elements, ns per element, min, when the loop read the mesh's x): the
- * QPOINT operator 7.78 -> 5.84 with one thread, 3.92 -> 2.96 with two (hex8
- * Poisson's QPOINT loop: unchanged within 5%), but the recompute operator
- * 14.3 -> 21.9 and PRECOMPUTED 6.0 -> 6.4-7.0; so only the QPOINT loop
- * calls it (bench/results/operator_qpoint_gather/). */
+ * lc[n * FEINT_B + l]: operator/matfree.c's windows).  An empty asm on each
+ * loaded value keeps clang from turning the loads back into vgatherqpd.
+ * Which of the two is faster depends on the loop around it (tet4 Poisson,
+ * Zen 4, 4.09 M elements, ns per element, min, when the loop read the
+ * mesh's x): the QPOINT operator 7.78 -> 5.84 with one thread, 3.92 -> 2.96
+ * with two (hex8 Poisson's QPOINT loop: unchanged within 5%), but the
+ * recompute operator 14.3 -> 21.9 and PRECOMPUTED 6.0 -> 6.4-7.0; so only
+ * the windowed QPOINT loop (tet4) calls it
+ * (bench/results/operator_qpoint_gather/). */
 FEINT_INLINE void feint_gather_scalar_dofs_block(const int ns, const uint16_t *lc,
                                                  const double *x, double *xe) {
 #if FEINT_HAVE_V4D && defined(__x86_64__) && !defined(__NVPTX__) && !defined(__AMDGPU__)

@@ -101,7 +101,7 @@ size_t feint_op_window_dofs = FEINT_OP_WINDOW_DOFS;
 
 /* Whether the host loop of a case runs in windows (pre_case_host) or
  * straight on x and y with each block's vertices prefetched (literal
- * arguments: folds): windows for tet4 and prism6, straight for hex8.
+ * argument: folds): windows for tet4 and prism6, straight for hex8.
  * Straight -> windows, Zen 5, colouring, min ns per element of 3
  * alternated rounds of back-to-back applies, one thread / two (box order;
  * Hilbert): tet4 Poisson PRECOMPUTED (4.09 M tets) 4.07 -> 3.48 / 2.69 ->
@@ -116,10 +116,7 @@ size_t feint_op_window_dofs = FEINT_OP_WINDOW_DOFS;
  * 13.5-13.7), and PRECOMPUTED lost in the probes too (box 11.3-12.5 ->
  * 15.3-15.9, Hilbert 12.1-13.3 -> 13.5-14.5, while within 3% in cache);
  * bench/results/operator_windows/. */
-FEINT_INLINE int pre_windowed(const int et, const int qp) {
-  (void)qp;
-  return et != FEINT_HEX8;
-}
+FEINT_INLINE int pre_windowed(const int et) { return et != FEINT_HEX8; }
 
 /* Host: block of B slots starting at slot s0 (a multiple of B), nvalid of
  * them elements.  Windows (win): the vertices' x entries from xs = xl, the
@@ -225,7 +222,7 @@ FEINT_INLINE size_t pre_near(const int qp, const int nk) {
  * of the lines of x and y the next window will gather and add into. */
 FEINT_INLINE void pre_case_host(const feint_operator *op, const int et, const int pb,
                                 const int qp, const double *x, double *y) {
-  const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS, win = pre_windowed(et, qp);
+  const int atomic = op->strategy == FEINT_ASSEMBLE_ATOMICS, win = pre_windowed(et);
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb), nd = ns * nc;
   const int nk = packed_entries(nd, pb != FEINT_CONVDIFF);
   const size_t B = FEINT_B, ahead = pre_ahead(nk);
@@ -565,9 +562,11 @@ static feint_status make_windows(feint_operator *op, uint32_t *order) {
   const uint32_t *conn = op->mesh->conn;
   int32_t *lid = malloc((op->num_vertices ? op->num_vertices : 1) * sizeof(int32_t));
   uint32_t *cur = malloc((cap + B * ns) * sizeof(uint32_t));
-  size_t longest = 1;
-  for (size_t r = 0; r < nr; r++)
-    if (op->run_slot[r + 1] - op->run_slot[r] > longest) longest = op->run_slot[r + 1] - op->run_slot[r];
+  size_t longest = 1; /* slots of the longest run */
+  for (size_t r = 0; r < nr; r++) {
+    const size_t len = op->run_slot[r + 1] - op->run_slot[r];
+    longest = len > longest ? len : longest;
+  }
   uint32_t *dealt = malloc(longest * sizeof(uint32_t));
   op->run_win = malloc((nr + 1) * sizeof(size_t));
   op->win_slot = malloc((S / B + nr + 1) * sizeof(size_t));
@@ -615,7 +614,7 @@ static feint_status make_windows(feint_operator *op, uint32_t *order) {
       nw++, nl += n, s = t;
     }
   }
-  op->run_win[nr] = nw, op->win_slot[nw] = S, op->win_vptr[nw] = nl, op->num_windows = nw;
+  op->run_win[nr] = nw, op->win_slot[nw] = S, op->win_vptr[nw] = nl;
   free(lid), free(cur), free(dealt);
   uint32_t *fit = realloc(op->win_vert, (nl ? nl : 1) * sizeof(uint32_t)); /* shrinks */
   if (fit) op->win_vert = fit;
@@ -712,7 +711,7 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
   const int sym = op->desc.problem != FEINT_CONVDIFF, qp = op->form == FEINT_OPERATOR_QPOINT;
   const size_t nk = qp ? (size_t)feint_qp_entries(op->desc.element) : (size_t)packed_entries(nd, sym);
   const size_t B = FEINT_BLOCK_LEN, S = op->num_slots;
-  const int win = !op->run_device && pre_windowed(op->desc.element, qp);
+  const int win = !op->run_device && pre_windowed(op->desc.element);
   if (st == FEINT_SUCCESS && win) st = make_windows(op, order); /* permutes order */
   /* device, or the straight host loop: the connectivity in slot order */
   uint32_t *sconn = st == FEINT_SUCCESS && !win ? malloc(S * ns * sizeof(uint32_t)) : NULL;

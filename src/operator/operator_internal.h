@@ -86,10 +86,10 @@ struct feint_operator {
                                 pre_windowed): [num_slots][N_S] */
   /* host: each run cut into windows of whole blocks, each window touching at
    * most FEINT_OP_WINDOW_DOFS / N_C vertices (matfree.c, make_windows) */
-  size_t *run_win;           /* [num_runs + 1] first window of each run */
-  size_t num_windows;
-  size_t *win_slot;          /* [num_windows + 1] first slot of each window */
-  size_t *win_vptr;          /* [num_windows + 1] first entry of win_vert of each */
+  size_t *run_win;           /* [num_runs + 1] first window of each run (W = run_win[num_runs]
+                                windows in all) */
+  size_t *win_slot;          /* [W + 1] first slot of each window */
+  size_t *win_vptr;          /* [W + 1] first entry of win_vert of each */
   uint32_t *win_vert;        /* each window's vertices, ascending */
   uint16_t *win_conn;        /* the slots' vertices as window-local indices, blocked:
                                 node n of slot s at [s / B][n][s % B] */
