@@ -169,6 +169,9 @@ typedef struct {
   const uint32_t *chunk_order; /* FEINT_MESH_OUT_COLOURED, host: chunks by colour */
   const size_t *chunk_colour_ptr; /* [num_chunk_colours + 1] */
   size_t num_chunk_colours;
+  const uint32_t *block_reach; /* FEINT_MESH_OUT_ATOMIC, host: [2 b], [2 b + 1] the lowest
+                                  and highest chunk with an element sharing a vertex
+                                  with block b's; NULL: every addition atomic */
 } feint_mesh_kernel_args;
 
 /* Elements per chunk of the host's colouring of a mesh of num_elem elements

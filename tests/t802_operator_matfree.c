@@ -242,6 +242,19 @@ static void check_case(feint_element el, feint_problem pb, feint_perturb pt, siz
                 omp_set_num_threads(nt);
                 CHECK(memcmp(t, y, bytes) == 0, "%s: second apply differs", what);
               }
+              if (strat == FEINT_ASSEMBLE_ATOMICS) { /* 1 thread: every block private,
+                                                         no atomics; 3: mixed */
+                const int nt = omp_get_max_threads();
+                for (int th = 1; th <= 3; th += 2) {
+                  omp_set_num_threads(th);
+                  CHECK_STATUS(feint_operator_apply(op, x, t, 0), FEINT_SUCCESS, NULL);
+                  if (qp)
+                    compare_qp(&f, what, t, yr, s, sq, m, 1.0);
+                  else
+                    opfix_compare(&f, what, t, yr, s, m);
+                }
+                omp_set_num_threads(nt);
+              }
               /* device pointers (host arrays on a host operator) */
               double *dx = x, *dy = t;
               if (info.target == FEINT_TARGET_DEVICE) {

@@ -35,6 +35,7 @@ struct feint_assembly {
   size_t num_chunk_colours;
   size_t *chunk_colour_ptr; /* [num_chunk_colours + 1] */
   uint32_t *chunk_order;    /* [num_chunks] chunks by colour, ascending within one */
+  uint32_t *block_reach;    /* [num_blocks][2] (feint_asm_build_reach): host atomics */
 };
 
 /* Checks shared by feint_integrate_mesh and feint_assemble; fills the case
@@ -263,6 +264,48 @@ static feint_status build_colouring(const feint_mesh *mesh, size_t len, size_t *
   return FEINT_SUCCESS;
 }
 
+/* The reach of every block of FEINT_BLOCK_LEN elements, in chunks of `len`
+ * elements (a multiple of FEINT_BLOCK_LEN): *reach (malloc'd) holds, for
+ * block b, the lowest and the highest chunk with an element that shares a
+ * vertex with an element of b (b's own chunk included) at [2 b] and
+ * [2 b + 1].  Host atomic assembly adds plainly in a block whose reach lies
+ * inside its thread's share of the chunks (kernel/chunk_loop.h): the rows of
+ * its vertices get additions from that thread only.  Per block, not per
+ * chunk: a Hilbert-ordered mesh's chunks are compact blobs, and a chunk on
+ * the border of two shares has most of its blocks inside.  A function of the
+ * elements' vertex sets (what the plan's fingerprint checks), not of their
+ * order within an element. */
+feint_status feint_asm_build_reach(const feint_mesh *mesh, size_t len, uint32_t **reach) {
+  const size_t ne = mesh->num_elem, nv = mesh->num_vertices, B = FEINT_BLOCK_LEN;
+  const size_t ns = (size_t)feint_asm_nodes(mesh->element), nb = (ne + B - 1) / B;
+  uint32_t *first = malloc(nv * sizeof(uint32_t)), *last = malloc(nv * sizeof(uint32_t));
+  uint32_t *r = malloc((2 * nb + 2) * sizeof(uint32_t)); /* + 2: never malloc(0) */
+  if (!first || !last || !r) {
+    free(first), free(last), free(r);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the reach of %zu blocks", nb);
+  }
+  const uint32_t *conn = mesh->conn;
+  for (size_t v = 0; v < nv; v++) first[v] = UINT32_MAX, last[v] = 0;
+  for (size_t i = 0; i < ne * ns; i++) { /* chunks ascending: the first touch is the lowest */
+    const uint32_t k = (uint32_t)(i / ns / len);
+    if (first[conn[i]] == UINT32_MAX) first[conn[i]] = k;
+    last[conn[i]] = k;
+  }
+  for (size_t b = 0; b < nb; b++) {
+    uint32_t lo = (uint32_t)(b * B / len), hi = lo;
+    for (size_t i = b * B * ns; i < (b + 1 < nb ? (b + 1) * B : ne) * ns; i++) {
+      lo = first[conn[i]] < lo ? first[conn[i]] : lo;
+      hi = last[conn[i]] > hi ? last[conn[i]] : hi;
+    }
+    r[2 * b] = lo, r[2 * b + 1] = hi;
+  }
+  free(first), free(last);
+  *reach = r;
+  return FEINT_SUCCESS;
+}
+
+const uint32_t *feint_asm_block_reach(const feint_assembly *plan) { return plan->block_reach; }
+
 feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan) {
   FEINT_CHECK(plan != NULL, FEINT_ERR_NULL_ARG, "plan is NULL");
   FEINT_CALL(feint_mesh_check(mesh));
@@ -276,6 +319,10 @@ feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan
     p->chunk_len = feint_asm_chunk_len(mesh->num_elem);
     st = build_colouring(mesh, p->chunk_len, &p->num_chunk_colours,
                          &p->chunk_colour_ptr, &p->chunk_order);
+    if (st == FEINT_SUCCESS) {
+      st = feint_asm_build_reach(mesh, p->chunk_len, &p->block_reach);
+      if (st != FEINT_SUCCESS) free(p->chunk_colour_ptr), free(p->chunk_order);
+    }
     if (st != FEINT_SUCCESS) free(p->colour_ptr), free(p->elem_order);
   }
   if (st != FEINT_SUCCESS) {
@@ -295,6 +342,7 @@ feint_status feint_assembly_destroy(feint_assembly *plan) {
   free(plan->elem_order);
   free(plan->chunk_colour_ptr);
   free(plan->chunk_order);
+  free(plan->block_reach);
   free(plan);
   return FEINT_SUCCESS;
 }
@@ -438,6 +486,7 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
   ka.chunk_order = plan->chunk_order;
   ka.chunk_colour_ptr = plan->chunk_colour_ptr;
   ka.num_chunk_colours = plan->num_chunk_colours;
+  ka.block_reach = plan->block_reach;
   FEINT_CALL(run_mesh_loop(desc->variant, &ka, coeff_len, 0, 0, run_device, desc->device,
                            host_fallback));
   if (missing != 0) return report_missing(__func__, mesh, A, nc, missing);

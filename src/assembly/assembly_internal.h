@@ -55,6 +55,17 @@ FEINT_INTERNAL feint_status feint_asm_map_check(const feint_assembly_map *map,
  * the mesh's again. */
 FEINT_INTERNAL uint64_t feint_asm_map_sets_fp(const feint_assembly_map *map);
 
+/* The reach of the blocks of FEINT_BLOCK_LEN elements of a mesh cut into
+ * chunks of `len`: *reach (malloc'd, [num_blocks][2]) holds for block b the
+ * lowest and the highest chunk with an element sharing a vertex with one of
+ * b's (kernel/chunk_loop.h's feint_block_private). */
+FEINT_INTERNAL feint_status feint_asm_build_reach(const feint_mesh *mesh, size_t len,
+                                                  uint32_t **reach);
+
+/* The plan's block reach (feint_asm_build_reach with feint_assembly_chunks'
+ * chunk length).  For tests. */
+FEINT_INTERNAL const uint32_t *feint_asm_block_reach(const feint_assembly *plan);
+
 /* Offset of column col within row `row` of a CSR pattern whose rows have
  * ascending columns (binary search), or -1 if the row lacks it: "find
  * entry (row, col)", for feint_assembly_map_create and feint_assemble's

@@ -35,7 +35,9 @@
  *    while the chunk runs (colouring single elements instead sweeps the
  *    whole matrix once per colour).
  *  - FEINT_MESH_OUT_ATOMIC: add with `omp atomic update`, chunks in mesh
- *    order shared statically among the threads.
+ *    order, each thread a contiguous share of them; plain additions in a
+ *    block whose vertices no chunk of another share touches
+ *    (ka->block_reach, kernel/chunk_loop.h's feint_block_private).
  * A^e of the scatter paths lives only in the block buffer (on the stack).
  * Every case of FEINT_FOR_EACH_CASE (element x problem, scalar or 3 dofs per
  * vertex) is a separate instantiation with literal et and pb, so every inner
@@ -143,13 +145,19 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
 /* One case inside the enclosing parallel region (literal et, pb): the
  * chunk loop (kernel/chunk_loop.h), chunk colour by chunk colour for the
  * coloured output, every chunk at once for the others; one call site of
- * the block function. */
+ * the block function.  Atomic output adds plainly in a block whose vertices'
+ * elements all lie in its thread's share of the chunks (ka->block_reach):
+ * no other thread adds into those rows during the loop. */
 FEINT_INLINE void FEINT_VFN(feint_mesh_case_, _host)(const feint_mesh_kernel_args *ka,
                                                      const int et, const int pb) {
   const int out = ka->output;
-  FEINT_HOST_CHUNK_LOOP(out == FEINT_MESH_OUT_COLOURED, ka->num_elem, ka->chunk_len,
-                        ka->num_chunk_colours, ka->chunk_colour_ptr, ka->chunk_order,
-                        FEINT_VFN(feint_mesh_block_, _host)(ka, et, pb, out, i0, nvalid));
+  FEINT_HOST_CHUNK_LOOP(
+      out == FEINT_MESH_OUT_COLOURED, ka->num_elem, ka->chunk_len, ka->num_chunk_colours,
+      ka->chunk_colour_ptr, ka->chunk_order,
+      const int plain = out == FEINT_MESH_OUT_ATOMIC &&
+                        feint_block_private(ka->block_reach, i0 / FEINT_B, share_lo, share_hi);
+      FEINT_VFN(feint_mesh_block_, _host)(ka, et, pb, plain ? FEINT_MESH_OUT_COLOURED : out, i0,
+                                          nvalid));
 }
 
 void FEINT_VFN(feint_variant_, _mesh_host)(const feint_mesh_kernel_args *ka) {

@@ -99,14 +99,18 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
 
 /* One case inside the enclosing parallel region (literal et, pb): the
  * chunk loop (kernel/chunk_loop.h), chunk colour by chunk colour with plain
- * additions, or every chunk at once with atomic ones. */
+ * additions, or every chunk at once with atomic ones, but for a block whose
+ * vertices' elements all lie in its thread's share (ka->block_reach): plain
+ * additions, no other thread adds into those entries of y. */
 FEINT_INLINE void FEINT_VFN(feint_op_case_, _host)(const feint_op_kernel_args *ka, const int et,
                                                    const int pb) {
   const int coloured = !ka->atomic;
-  FEINT_HOST_CHUNK_LOOP(coloured, ka->num_elem, ka->chunk_len, ka->num_chunk_colours,
-                        ka->chunk_colour_ptr, ka->chunk_order,
-                        if (coloured) FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 0, i0, nvalid);
-                        else FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 1, i0, nvalid));
+  FEINT_HOST_CHUNK_LOOP(
+      coloured, ka->num_elem, ka->chunk_len, ka->num_chunk_colours, ka->chunk_colour_ptr,
+      ka->chunk_order,
+      if (coloured || feint_block_private(ka->block_reach, i0 / FEINT_B, share_lo, share_hi))
+          FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 0, i0, nvalid);
+      else FEINT_VFN(feint_op_block_, _host)(ka, et, pb, 1, i0, nvalid));
 }
 
 void FEINT_VFN(feint_variant_, _op_host)(const feint_op_kernel_args *ka) {

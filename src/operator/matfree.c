@@ -655,6 +655,9 @@ feint_status feint_op_matfree_create(feint_operator *op, const double *coeffs, s
                                      &op->chunk_colour_ptr, &op->chunk_order));
   else
     op->chunk_len = feint_asm_chunk_len(ne);
+  if (!op->run_device && op->form == FEINT_OPERATOR_RECOMPUTE &&
+      op->strategy == FEINT_ASSEMBLE_ATOMICS) /* chunks that need no atomics */
+    FEINT_CALL(feint_asm_build_reach(mesh, op->chunk_len, &op->block_reach));
   if (op->form == FEINT_OPERATOR_RECOMPUTE) {
     const int need_coef = op->desc.problem != FEINT_POISSON;
     size_t cs_nat;
@@ -765,6 +768,7 @@ void feint_op_matfree_apply(const feint_operator *op, const double *x, double *y
       .chunk_order = op->chunk_order,
       .chunk_colour_ptr = op->chunk_colour_ptr,
       .num_chunk_colours = op->num_chunk_colours,
+      .block_reach = op->block_reach,
       .colour_ptr = op->colour_ptr,
       .num_colours = op->num_colours};
   if (!op->run_device) {
@@ -808,6 +812,7 @@ void feint_op_matfree_destroy(feint_operator *op) {
   feint_op_free(op, op->slot_conn);
   feint_op_free(op, op->elem_data);
   feint_op_free(op, op->qp_off);
+  free(op->block_reach);
   free(op->run_ptr);
   free(op->run_slot);
   free(op->run_count);

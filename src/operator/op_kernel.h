@@ -43,6 +43,9 @@ typedef struct {
   const uint32_t *chunk_order;
   const size_t *chunk_colour_ptr; /* [num_chunk_colours + 1] */
   size_t num_chunk_colours;
+  const uint32_t *block_reach; /* atomics: [2 b], [2 b + 1] the lowest and highest chunk
+                                  with an element sharing a vertex with block b's;
+                                  NULL: every addition atomic */
   /* device, colouring: element colour after element colour, colour c the
    * elements [colour_ptr[c], colour_ptr[c + 1]) (conn and coeffs are copied
    * in colour order) */

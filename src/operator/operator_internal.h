@@ -67,6 +67,7 @@ struct feint_operator {
   size_t num_chunk_colours;
   const size_t *chunk_colour_ptr;
   const uint32_t *chunk_order;
+  uint32_t *block_reach;     /* host RECOMPUTE, atomics: feint_asm_build_reach */
   /* device, RECOMPUTE, colouring: the plan's element colours (host), conn and
    * coeffs copied in colour order */
   size_t num_colours;
