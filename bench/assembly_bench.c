@@ -8,8 +8,9 @@
  * rows (feint_assemble) and read from a feint_assembly_map
  * (feint_assemble_mapped), beside the lower bound of the
  * performance model (perfmodel/assembly.c: compulsory bytes of connectivity,
- * coordinates once per vertex, coefficients, colour order, position map or
- * CSR columns, row offsets, values and vector read and written) computed from a STREAM triad and a
+ * coordinates once per vertex, coefficients, colour order (colouring) or block
+ * reach (atomics), position map or CSR columns, row offsets, values and vector
+ * read and written) computed from a STREAM triad and a
  * peak-FMA probe measured in the same run, with the same thread count,
  * interleaved with the assembly runs (one probe pair before each timed run).
  *

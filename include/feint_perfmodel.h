@@ -264,7 +264,8 @@ typedef struct {
   long long bytes_coords;     /* 24 V: coordinates once per vertex */
   long long bytes_coeffs;     /* 8 C E: coefficients */
   long long bytes_map;        /* colouring: 4 ceil(E / L), the host's chunks by
-                                 colour (L elements each, assembly.c); atomics: 0 */
+                                 colour (L elements each, assembly.c); atomics:
+                                 8 ceil(E / B), the host's block reach */
   long long bytes_positions;  /* position map: 4 N_S^2 E (feint_assembly_map); search: 0 */
   long long bytes_pattern;    /* 8 (N_C V + 1) + 4 nnz: row offsets and columns
                                  (with the map: 8 (N_C V + 1), no columns read) */

@@ -13,7 +13,12 @@
  *                              2 + 3 N_Q (elasticity)
  *  colour order   4 ceil(E / L) colouring on the host: the chunks of L =
  *                              feint_asm_chunk_len(E) elements by colour
- *                              (32-bit indices, read once); atomics: 0.
+ *                              (32-bit indices, read once);
+ *  block reach    8 ceil(E / B) atomics on the host: for each block of B =
+ *                              FEINT_BLOCK_LEN elements the lowest and the
+ *                              highest chunk sharing a vertex with it (two
+ *                              32-bit indices, read once; a private block
+ *                              adds without atomics).
  *  positions      search (feint_assemble): 0 bytes of map; the search
  *                              reads the pattern's columns (below).
  *                 map (feint_assemble_mapped with a feint_assembly_map):
@@ -64,7 +69,9 @@ feint_status feint_pm_assembly_mapped_counts_get(feint_element element, feint_pr
   r.bytes_conn = 4 * ns * E;
   r.bytes_coords = 24 * V;
   r.bytes_coeffs = 8 * c.coeffs * E;
-  r.bytes_map = strategy == FEINT_ASSEMBLE_COLOURING ? 4 * ((E + L - 1) / L) : 0;
+  const long long B = FEINT_BLOCK_LEN;
+  r.bytes_map = strategy == FEINT_ASSEMBLE_COLOURING ? 4 * ((E + L - 1) / L)  /* colour order */
+                                                     : 8 * ((E + B - 1) / B); /* block reach */
   r.bytes_positions = mapped ? 4 * ns * ns * E : 0;
   r.bytes_pattern = 8 * (nc * V + 1) + (mapped ? 0 : 4 * Z);
   r.bytes_values = 16 * Z;
