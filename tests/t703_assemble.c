@@ -23,7 +23,7 @@
 #include "mesh_util.h"
 #include "test_util.h"
 
-/* assembly/assemble.c: the plan's chunk reach (internal: the static library
+/* assembly/assemble.c: the plan's block reach (internal: the static library
  * the default build links resolves it; the offload build's tests link
  * libfeint.so, which does not export it, so there check_reach is left out
  * and the default build's runs cover it) */
