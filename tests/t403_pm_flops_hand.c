@@ -98,6 +98,32 @@ int main(void) {
   expect(FEINT_TET4, FEINT_ELASTICITY_QP, FEINT_QSS_GEO_LINEAR, 1746, 4383,
          "tet4-elasticity_qp qss_geo_linear");
 
+  /* tet4 elasticity, ssq_geo_linear (Algorithm 7), as written: J + inverse
+   *   once 51, psi at every point 4 x 6 = 24, per (r, s, q), 64 of them,
+   *   vol 1 + the block update 63 + accumulation 2 -> 64 x 66 = 4224, the
+   *   load per (r, q) on the diagonal 16 x 9 = 144: 51 + 24 + 4224 + 144 =
+   *   4443.  Executed: the model's merged count, 1746, for every variant. */
+  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 1746, 4443,
+         "tet4-elasticity ssq_geo_linear");
+
+  /* hex8 elasticity, ssq_geo_linear.  N_S = N_Q = 8, 24 dofs; no hex8 table
+   *   entry is 0 or +-1.  Jacobian 9 x (8 mul + 7 add) = 135, inverse 42;
+   *   psi per point 8 nodes x 3 x (3 mul + 2 add) = 120.  On prisms and
+   *   hexahedra the SSQ variants write the block update hoisted (physics.h,
+   *   fused == 2): lambda vol, mu vol 2; lambda vol g_r, mu vol g_r 6; mu vol
+   *   g_r . g_s from them 3 mul + 2 add = 5; per entry 2 mul + 2 add (one of
+   *   them the accumulation) 36; 3 diagonal additions: 52 per (r, s, q).
+   * As written: 177 + 8 x 120 = 960 + 64 x 8 x (vol 1 + 52) = 27136 + the
+   *   load 8 x 8 x 9 = 576: 28849.
+   * Executed (merged, as for tet4 above, with 8 distinct gradient points):
+   *   J + inverse once 177, vol 1, psi 8 x 120 = 960; per gradient point the
+   *   24 x 25 / 2 = 300 distinct products and g_r . g_s per pair r <= s
+   *   (36 x 5): 8 x 480 = 3840; per point 2 + per pair 4 (144) + per upper
+   *   entry 3 (900): 8 x 1046 = 8368; accumulations 8 x 300 = 2400; load
+   *   8 x 24 x 3 = 576: 177 + 1 + 960 + 3840 + 8368 + 2400 + 576 = 16322. */
+  expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 16322, 28849,
+         "hex8-elasticity ssq_geo_linear");
+
   /* tet4 poisson_kappa, qss_geo_linear: as Poisson, with the update
    *   (vol kappa_q) (g_r . g_s): as written per (q, r, s) 1 + 5 + 2 = 8:
    *   51 + 4 x (1 + 6 + 16 x 8 + 4 x 3) = 51 + 4 x 147 = 639.

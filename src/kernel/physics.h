@@ -185,6 +185,21 @@ FEINT_INLINE double feint_update_b(int pb, int q, const double coef[FEINT_MAX_CO
  * 256-bit stores per entry and point), but unfused for tet4 (three
  * alternated pairs: unfused 1-7% faster on 6 of its 8 QSS rows); SQS
  * unfused (fused was 1.2-1.5x slower on a first try; not analysed).
+ * 2 (hoisted, SSQ on prisms and hexahedra) multiplies lambda vol and mu vol
+ * into g_r first, lambda vol g_r[i] g_s[j] + (mu vol g_r[j] g_s[i] + A), and
+ * mu vol g_r . g_s from the same mu vol g_r: nothing is shared with block
+ * (s, r), 52 flops per block as written (perfmodel/counts.c).  In the SSQ
+ * loop nest blocks (r, s) and (s, r) run far apart, so a shared product
+ * has to live from one to the other.  Measured on Zen 5 (2026-11-29,
+ * alternated with the fused build; hex8 elasticity_qp through
+ * feint_integrate, blocked, trusted, 65536 hexes, one thread, min of 5 in
+ * each of 3 rounds): ssq_geo_linear 524-526 -> 426-432 ns per hex,
+ * ssq_geo_generic 566-569 -> 465-480; feint_bench, 2 threads, 2 rounds:
+ * hex8 (elasticity and elasticity_qp) ssq_geo_linear 0.83-0.92x the time,
+ * ssq_geo_generic 0.89-1.00x, prism6 SSQ 0.83-1.02x.  tet4 stays fused (its
+ * SSQ rows ran 1.14-1.29x slower hoisted, while QSS, unchanged, moved
+ * 0.98-1.06x).  QSS hoisted ran 1.38x slower on hex8 in a probe build: it
+ * loses the products it shares with block (s, r) at the same point.
  * poisson_kappa: vol kappa_q (1, once per point), g_r . g_s (5), 1 mul +
  * 1 add: 7 flops per entry as written. */
 FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
@@ -201,6 +216,19 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
   }
   const int lam = pb == FEINT_ELASTICITY_QP ? FEINT_LAME_RECORD * q : 0; /* lambda's index */
   const double lv = feint_coef_at(coef, lam) * vol, mv = feint_coef_at(coef, lam + 1) * vol;
+  if (fused == 2) { /* hoisted: lv g_r and mv g_r, the same for every s */
+    const double lr[3] = {lv * psi_r[1], lv * psi_r[2], lv * psi_r[3]};
+    const double mr[3] = {mv * psi_r[1], mv * psi_r[2], mv * psi_r[3]};
+    const double mgr = mr[0] * psi_s[1] + (mr[1] * psi_s[2] + mr[2] * psi_s[3]);
+    FEINT_UNROLL
+    for (int i = 0; i < 3; i++)
+      FEINT_UNROLL
+      for (int j = 0; j < 3; j++) {
+        const double a = i == j ? Ars[i * ld + j] + mgr : Ars[i * ld + j];
+        Ars[i * ld + j] = lr[i] * psi_s[1 + j] + (mr[j] * psi_s[1 + i] + a);
+      }
+    return;
+  }
   const double gg = psi_r[1] * psi_s[1] + psi_r[2] * psi_s[2] + psi_r[3] * psi_s[3];
   const double mgg = mv * gg;
   FEINT_UNROLL

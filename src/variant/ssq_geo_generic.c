@@ -33,7 +33,8 @@ FEINT_INLINE void ssq_geo_generic_element(const int et, const int pb, const doub
         const double vol = feint_invert3(J, Jinv) * feint_elem_qwt(et, q);
         feint_shape_psi(et, q, r, Jinv, psi_r);
         feint_shape_psi(et, q, s, Jinv, psi_s);
-        feint_update_block(pb, q, &coef, vol, psi_r, psi_s, &a[0][0], FEINT_MAX_COMPS, 1);
+        feint_update_block(pb, q, &coef, vol, psi_r, psi_s, &a[0][0], FEINT_MAX_COMPS,
+                           ns > 4 ? 2 : 1); /* hoisted: not on tet4 (physics.h) */
         if (r == s) feint_update_load(pb, q, &coef, vol, psi_r, br);
       }
       FEINT_UNROLL

@@ -35,7 +35,8 @@ FEINT_INLINE void ssq_geo_linear_element(const int et, const int pb, const doubl
       FEINT_UNROLL
       for (int q = 0; q < nq; q++) {
         const double vol = det * feint_elem_qwt(et, q);
-        feint_update_block(pb, q, &coef, vol, psi[q][r], psi[q][s], &a[0][0], FEINT_MAX_COMPS, 1);
+        feint_update_block(pb, q, &coef, vol, psi[q][r], psi[q][s], &a[0][0], FEINT_MAX_COMPS,
+                           ns > 4 ? 2 : 1); /* hoisted: not on tet4 (physics.h) */
         if (r == s) feint_update_load(pb, q, &coef, vol, psi[q][r], br);
       }
       FEINT_UNROLL
