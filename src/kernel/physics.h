@@ -196,10 +196,12 @@ FEINT_INLINE double feint_update_b(int pb, int q, const double coef[FEINT_MAX_CO
  * each of 3 rounds): ssq_geo_linear 524-526 -> 426-432 ns per hex,
  * ssq_geo_generic 566-569 -> 465-480; feint_bench, 2 threads, 2 rounds:
  * hex8 (elasticity and elasticity_qp) ssq_geo_linear 0.83-0.92x the time,
- * ssq_geo_generic 0.89-1.00x, prism6 SSQ 0.83-1.02x.  tet4 stays fused (its
- * SSQ rows ran 1.14-1.29x slower hoisted, while QSS, unchanged, moved
- * 0.98-1.06x).  QSS hoisted ran 1.38x slower on hex8 in a probe build: it
- * loses the products it shares with block (s, r) at the same point.
+ * ssq_geo_generic 0.89-1.00x, prism6 SSQ 0.83-1.02x.  tet4 stays fused:
+ * its SSQ rows ran 1.14-1.46x slower hoisted, but QSS, unchanged, moved
+ * 0.98-1.30x in the same runs (memory-bound rows, the VM's memory level
+ * moving), so nothing was decided there.  In probe builds QSS hoisted ran
+ * 1.38x slower on hex8 (it loses the products it shares with block (s, r)
+ * at the same point) and SQS 1.09x slower.
  * poisson_kappa: vol kappa_q (1, once per point), g_r . g_s (5), 1 mul +
  * 1 add: 7 flops per entry as written. */
 FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
