@@ -25,7 +25,9 @@
  *    clang-19 -O3 by instruction counts (callgrind), where the three loop
  *    orders of one geometry treatment compile to nearly the same
  *    instruction stream.  So the executed count depends on the element, the
- *    problem and the geometry treatment, not on the loop order:
+ *    problem and the geometry treatment, not on the loop order (but for
+ *    SSQ's elasticity, which computes other forms of the block: the S form
+ *    and the hoisted block, FEINT_PM_ELASTIC_SFORM and _HOISTED):
  *     - Jacobian terms once per point with distinct reference gradients
  *       (geo_generic) or once (geo_linear); psi once per such point and node;
  *     - vol = det * w_q once per distinct (det, w_q);
@@ -139,6 +141,17 @@ static long long cost_update_A_inner(feint_problem pb) {
  * (3 mul + 2 add = 5), per entry 2 mul + 1 add (27), 3 diagonal additions:
  * 43, without the 9 accumulations, so 43 + 9 - 2 = 50 in place of 63. */
 #define FEINT_PM_ELASTIC_HOISTED 50
+/* With lambda, mu per element (FEINT_ELASTICITY) the SSQ variants write the
+ * S form (fused == 3): per (r, s, q) vol g_r (3) and 9 products, each
+ * accumulated: 3 + 18 = 21, i.e. 19 + cost_accumulate's 2; then once per
+ * block (feint_finish_block) mu tr S (3), per entry 2 mul + 1 add (27), 3
+ * diagonal additions: 33. */
+#define FEINT_PM_ELASTIC_SFORM 19
+#define FEINT_PM_ELASTIC_FINISH 33
+/* 1 if the variants of loop order lo write the S form for problem pb. */
+static int sform(feint_problem pb, feint_pm_loop_order lo) {
+  return pb == FEINT_ELASTICITY && lo == FEINT_PM_SSQ;
+}
 /* poisson_kappa: vol kappa_q (1, written inside the update) + g_r . g_s
  * (5) = 6. */
 static int is_elastic(feint_problem pb) {
@@ -168,7 +181,8 @@ static long long cost_update_b(feint_problem pb) {
 static long long cost_accumulate(void) { return 2; }
 
 /* Executed flops (common-subexpression model, see the file comment). */
-static long long flops_executed(feint_element et, feint_problem pb, int geo_linear) {
+static long long flops_executed(feint_element et, feint_problem pb, feint_pm_loop_order lo,
+                                int geo_linear) {
   elem_shape e = shape_of(et);
   long long ns = e.num_nodes, nq = e.num_qpts, dg = e.distinct_grad_points;
   /* Jacobian terms: once (geo_linear) or once per distinct gradient point */
@@ -179,23 +193,46 @@ static long long flops_executed(feint_element et, feint_problem pb, int geo_line
   /* psi: per distinct gradient point (Jinv is the same or differs with it) */
   flops += dg * e.psi_point;
   if (is_elastic(pb)) {
-    /* N = 3 N_S dofs; A^e symmetric and every entry of block (s, r) the same
-     * expression as its transpose in block (r, s) (same products, canonical
-     * operand order), so merged.  Both elasticity problems run on the
-     * elasticity_qp kernel (lambda_q, mu_q read per point; per-element
-     * lambda, mu are expanded to every point by the driver), so nothing
-     * that involves lambda or mu merges across points.  Per distinct
-     * gradient point: the distinct products g_r[i] g_s[j], N (N + 1) / 2,
-     * and per node pair r <= s g_r . g_s (5).  Per point: lambda_q vol,
-     * mu_q vol (2); per pair mu vol g_r.g_s (1) and 3 diagonal additions;
-     * per upper-triangle entry 2 scalings + 1 addition (3) and its
-     * accumulation (1).  (tet4: one gradient point, so the products are
-     * shared by the 4 points, the scalings are not; prism6 and hex8 have
-     * N_Q distinct gradient points.) */
+    /* N = 3 N_S dofs; A^e symmetric.  Every entry of block (s, r) is the
+     * same expression as its transpose in block (r, s), so merged: in QSS
+     * and SQS the same products in canonical operand order, in SSQ because
+     * it evaluates a block below the diagonal as block (s, r) and stores
+     * the transpose.  So per point only the N_S (N_S + 1) / 2 node pairs
+     * r <= s cost anything. */
     const long long N = 3 * ns, upper = N * (N + 1) / 2, pairs = ns * (ns + 1) / 2;
-    flops += dg * (upper + 5 * pairs) + nq * (2 + 3 * upper + 4 * pairs) + nq * upper;
     flops += nq * N * 3; /* load: vol * (f_qi phi_r) per (q, dof) */
-    return flops;
+    if (sform(pb, lo)) {
+      /* The S form (SSQ, lambda, mu per element): S = sum_q vol g_r g_s^T
+       * per block, lambda and mu at the finish.  Per distinct (vol,
+       * gradient) point, at most dg x distinct weights of them: vol g_r (3
+       * per node), shared by every s, and per pair the 9 products; per
+       * point their 9 accumulations; per pair the finish (its transpose is
+       * block (s, r)'s).  A diagonal block is not symmetric in itself
+       * (vol g_r[i] g_r[j] and vol g_r[j] g_r[i] round differently). */
+      const long long pts = dg * e.distinct_weights;
+      return flops + pts * 3 * ns + pairs * (9 * (pts + nq) + FEINT_PM_ELASTIC_FINISH);
+    }
+    if (lo == FEINT_PM_SSQ && ns > 4) {
+      /* The hoisted block (SSQ, prisms and hexahedra, lambda_q, mu_q): per
+       * point lambda_q vol, mu_q vol (2) and lambda vol g_r, mu vol g_r per
+       * node (6); per pair mu vol g_r . g_s (5), per entry 2 mul + 2 add
+       * (one of them the accumulation: 36) and 3 diagonal additions: 44.
+       * Nothing merges across points (N_Q distinct gradient points), nor
+       * inside a diagonal block. */
+      return flops + nq * (2 + 6 * ns + 44 * pairs);
+    }
+    /* The fused and unfused blocks on elasticity_qp's kernel (lambda_q,
+     * mu_q read per point; per-element lambda, mu are expanded to every
+     * point by the driver), so nothing that involves lambda or mu merges
+     * across points.  Per distinct gradient point: the distinct products
+     * g_r[i] g_s[j], N (N + 1) / 2 (a diagonal block's P and Q are each
+     * other's transposes), and per pair g_r . g_s (5).  Per point: lambda_q
+     * vol, mu_q vol (2); per pair mu vol g_r.g_s (1) and 3 diagonal
+     * additions; per upper-triangle entry 2 scalings + 1 addition (3) and
+     * its accumulation (1).  (tet4: one gradient point, so the products
+     * are shared by the 4 points, the scalings are not; prism6 and hex8
+     * have N_Q distinct gradient points.) */
+    return flops + dg * (upper + 5 * pairs) + nq * (2 + 3 * upper + 4 * pairs) + nq * upper;
   }
   if (pb == FEINT_POISSON || pb == FEINT_POISSON_KAPPA) {
     long long pairs = ns * (ns + 1) / 2; /* symmetric, merged */
@@ -222,7 +259,8 @@ static long long flops_executed(feint_element et, feint_problem pb, int geo_line
  *                        (vol = det * w_q is inside the r and q loops)
  *  SQS generic (Alg. 4): N_S N_Q [JI + vol + PSI + N_S uA + ub]
  *  (elasticity on prisms and hexahedra: SSQ's uA is the hoisted block,
- *  FEINT_PM_ELASTIC_HOISTED)
+ *  FEINT_PM_ELASTIC_HOISTED; with lambda, mu per element on every element
+ *  the S form, FEINT_PM_ELASTIC_SFORM, plus N_S^2 finishes)
  *  SSQ linear  (Alg. 7): JI + N_Q PSI + N_S^2 N_Q (vol + uA) + N_S N_Q ub
  *  SSQ generic (Alg. 6): N_Q sum_{r,s} [JI + vol + psi_r + psi_s + uA]
  *                        + N_S N_Q ub = N_Q [N_S^2 (JI + vol + uA)
@@ -242,6 +280,12 @@ static long long flops_as_written(feint_element et, feint_problem pb, feint_pm_l
     return ns * nq * (ji + vol + psi + ns * uA + ub);
   case FEINT_PM_SSQ:
   default:
+    if (sform(pb, lo)) { /* the S form, and its finish per block */
+      uA += FEINT_PM_ELASTIC_SFORM - cost_update_A_outer(pb);
+      const long long fin = ns * ns * FEINT_PM_ELASTIC_FINISH;
+      if (geo_linear) return ji + nq * psi + ns * ns * nq * (vol + uA) + ns * nq * ub + fin;
+      return nq * (ns * ns * (ji + vol + uA) + 2 * ns * psi) + ns * nq * ub + fin;
+    }
     if (is_elastic(pb) && ns > 4) uA += FEINT_PM_ELASTIC_HOISTED - cost_update_A_outer(pb);
     if (geo_linear) return ji + nq * psi + ns * ns * nq * (vol + uA) + ns * nq * ub;
     return nq * (ns * ns * (ji + vol + uA) + 2 * ns * psi) + ns * nq * ub;
@@ -354,12 +398,15 @@ feint_status feint_pm_counts_get(feint_element element, feint_problem problem,
   memset(&c, 0, sizeof c);
   fill_sizes(element, problem, &c);
   fill_shared(problem, lo, geo_linear, &c);
-  c.flops = flops_executed(element, problem, geo_linear);
+  c.flops = flops_executed(element, problem, lo, geo_linear);
   c.flops_as_written = flops_as_written(element, problem, lo, geo_linear);
   /* geo_linear never costs more than geo_generic, so the minimum over the
-   * six variants is the geo_linear count (valid for affine elements only:
-   * it is the useful work of the case, not a promise that geo_linear runs). */
-  c.flops_useful = flops_executed(element, problem, 1);
+   * six variants is a geo_linear count (valid for affine elements only:
+   * it is the useful work of the case, not a promise that geo_linear runs);
+   * the loop order matters only where SSQ writes the S form. */
+  c.flops_useful = flops_executed(element, problem, FEINT_PM_QSS, 1);
+  const long long ssq = flops_executed(element, problem, FEINT_PM_SSQ, 1);
+  if (ssq < c.flops_useful) c.flops_useful = ssq;
   fill_intensity(&c);
   *out = c;
   return FEINT_SUCCESS;

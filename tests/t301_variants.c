@@ -3,8 +3,29 @@
  * serial reference for every case on >= 10,000 distinct perturbed
  * elements, within the round-off tolerance 2 (n_terms + 16) eps S derived in
  * variant_fixture.h; padding lanes of blocked outputs are never written; the
- * streaming (aligned) and plain (unaligned) output paths agree. */
+ * streaming (aligned) and plain (unaligned) output paths agree; in the SSQ
+ * variants, for the symmetric problems, the block of node pair (s, r) is
+ * bitwise the transpose of block (r, s) (they evaluate a block below the
+ * diagonal as the one above it, transposed: physics.h; a diagonal block of
+ * elasticity is symmetric to round-off only, checked against the
+ * reference). */
 #include "variant_fixture.h"
+
+/* A_nat (natural, after fixture_check): entries of different nodes
+ * bitwise symmetric, element by element; at most one line. */
+static void check_exact_symmetry(const fixture *f, const char *what) {
+  const size_t n = f->nb, nc = n / (size_t)f->ei.num_nodes; /* dofs, components */
+  for (size_t e = 0; e < f->num_elem; e++)
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = (i / nc + 1) * nc; j < n; j++) {
+        const double u = f->A_nat[e * f->na + i * n + j], l = f->A_nat[e * f->na + j * n + i];
+        if (u != l) {
+          TEST_FAIL("%s: element %zu A[%zu][%zu] = %.17g but A[%zu][%zu] = %.17g", what, e, i, j,
+                    u, j, i, l);
+          return;
+        }
+      }
+}
 
 static void run_case(feint_element el, feint_problem pb) {
   fixture f;
@@ -30,6 +51,9 @@ static void run_case(feint_element el, feint_problem pb) {
           CHECK_STATUS(feint_integrate(&desc, f.num_elem, f.geo[m][lin], f.coef[lin], A, b),
                        FEINT_SUCCESS, NULL);
           fixture_check(&f, what, m, (feint_layout)lout, A, b, NULL, NULL);
+          if (lout == FEINT_LAYOUT_NATURAL && pb != FEINT_CONVDIFF &&
+              (v == FEINT_SSQ_GEO_LINEAR || v == FEINT_SSQ_GEO_GENERIC))
+            check_exact_symmetry(&f, what);
         }
   }
   free(A_out);

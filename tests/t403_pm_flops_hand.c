@@ -98,31 +98,69 @@ int main(void) {
   expect(FEINT_TET4, FEINT_ELASTICITY_QP, FEINT_QSS_GEO_LINEAR, 1746, 4383,
          "tet4-elasticity_qp qss_geo_linear");
 
-  /* tet4 elasticity, ssq_geo_linear (Algorithm 7), as written: J + inverse
-   *   once 51, psi at every point 4 x 6 = 24, per (r, s, q), 64 of them,
-   *   vol 1 + the block update 63 + accumulation 2 -> 64 x 66 = 4224, the
-   *   load per (r, q) on the diagonal 16 x 9 = 144: 51 + 24 + 4224 + 144 =
-   *   4443.  Executed: the model's merged count, 1746, for every variant. */
-  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 1746, 4443,
+  /* tet4 elasticity_qp, ssq_geo_linear (Algorithm 7), as written: J +
+   *   inverse once 51, psi at every point 4 x 6 = 24, per (r, s, q), 64 of
+   *   them, vol 1 + the block update 63 + accumulation 2 -> 64 x 66 = 4224,
+   *   the load per (r, q) on the diagonal 16 x 9 = 144: 51 + 24 + 4224 +
+   *   144 = 4443.  Executed: the model's merged count, 1746 (SSQ evaluates
+   *   a block below the diagonal as block (s, r), transposed, so it merges
+   *   as QSS does). */
+  expect(FEINT_TET4, FEINT_ELASTICITY_QP, FEINT_SSQ_GEO_LINEAR, 1746, 4443,
+         "tet4-elasticity_qp ssq_geo_linear");
+
+  /* tet4 elasticity (lambda, mu per element), ssq_geo_linear: the S form
+   *   (physics.h, fused == 3): per (r, s, q) vol g_r 3 + 9 products and
+   *   their accumulations 18 = 21; per block the finish lambda S + mu S^T +
+   *   mu tr S I: mu tr S 3, per entry 2 mul + 1 add 27, 3 diagonal
+   *   additions: 33.
+   * As written: 51 + 24 + 64 x (vol 1 + 21) = 1408 + load 144 + 16 x 33 =
+   *   528: 2155.
+   * Executed: geometry 58 as above; blocks (r, s) and (s, r) merged (the
+   *   one below the diagonal is block (s, r)'s expression, transposed), so
+   *   10 pairs r <= s; one distinct (vol, gradient) point, so vol g_r once
+   *   (4 x 3 = 12) and each pair's 9 products once, their accumulations at
+   *   each of the 4 points, and its finish: 10 x (9 x (1 + 4) + 33) = 780;
+   *   load 144: 58 + 12 + 780 + 144 = 994. */
+  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 994, 2155,
          "tet4-elasticity ssq_geo_linear");
 
-  /* hex8 elasticity, ssq_geo_linear.  N_S = N_Q = 8, 24 dofs; no hex8 table
-   *   entry is 0 or +-1.  Jacobian 9 x (8 mul + 7 add) = 135, inverse 42;
-   *   psi per point 8 nodes x 3 x (3 mul + 2 add) = 120.  On prisms and
-   *   hexahedra the SSQ variants write the block update hoisted (physics.h,
-   *   fused == 2): lambda vol, mu vol 2; lambda vol g_r, mu vol g_r 6; mu vol
-   *   g_r . g_s from them 3 mul + 2 add = 5; per entry 2 mul + 2 add (one of
-   *   them the accumulation) 36; 3 diagonal additions: 52 per (r, s, q).
+  /* hex8 elasticity_qp, ssq_geo_linear.  N_S = N_Q = 8, 24 dofs; no hex8
+   *   table entry is 0 or +-1.  Jacobian 9 x (8 mul + 7 add) = 135, inverse
+   *   42; psi per point 8 nodes x 3 x (3 mul + 2 add) = 120.  With lambda_q
+   *   and mu_q, on prisms and hexahedra, the SSQ variants write the block
+   *   update hoisted (physics.h, fused == 2): lambda vol, mu vol 2; lambda
+   *   vol g_r, mu vol g_r 6; mu vol g_r . g_s from them 3 mul + 2 add = 5;
+   *   per entry 2 mul + 2 add (one of them the accumulation) 36; 3 diagonal
+   *   additions: 52 per (r, s, q).
    * As written: 177 + 8 x 120 = 960 + 64 x 8 x (vol 1 + 52) = 27136 + the
    *   load 8 x 8 x 9 = 576: 28849.
-   * Executed (merged, as for tet4 above, with 8 distinct gradient points):
-   *   J + inverse once 177, vol 1, psi 8 x 120 = 960; per gradient point the
-   *   24 x 25 / 2 = 300 distinct products and g_r . g_s per pair r <= s
-   *   (36 x 5): 8 x 480 = 3840; per point 2 + per pair 4 (144) + per upper
-   *   entry 3 (900): 8 x 1046 = 8368; accumulations 8 x 300 = 2400; load
-   *   8 x 24 x 3 = 576: 177 + 1 + 960 + 3840 + 8368 + 2400 + 576 = 16322. */
-  expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 16322, 28849,
+   * Executed (36 pairs r <= s, block (s, r) merged with (r, s); nothing
+   *   shared across the 8 points): J + inverse once 177, vol 1, psi 8 x 120
+   *   = 960; per point lambda vol, mu vol 2 and lambda vol g_r, mu vol g_r
+   *   8 x 6 = 48, per pair mu vol g_r . g_s 5 + 9 entries x 4 + 3 = 44:
+   *   8 x (2 + 48 + 36 x 44) = 13072; load 576:
+   *   177 + 1 + 960 + 13072 + 576 = 14786. */
+  expect(FEINT_HEX8, FEINT_ELASTICITY_QP, FEINT_SSQ_GEO_LINEAR, 14786, 28849,
+         "hex8-elasticity_qp ssq_geo_linear");
+
+  /* hex8 elasticity (lambda, mu per element), ssq_geo_linear: the S form,
+   *   as for tet4 above.  As written: 177 + 960 + 64 x 8 x (1 + 21) =
+   *   11264 + load 576 + 64 x 33 = 2112: 15089.
+   * Executed: geometry 177 + 1 + 960; 8 distinct gradient points, one
+   *   weight: vol g_r per point and node 8 x 8 x 3 = 192, per pair r <= s
+   *   9 products and 9 accumulations at each point and the finish:
+   *   36 x (9 x 16 + 33) = 6372; load 576: 1138 + 192 + 6372 + 576 = 8278. */
+  expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 8278, 15089,
          "hex8-elasticity ssq_geo_linear");
+  /* qss_geo_linear: the fused block's merged count, as for tet4 above with 8
+   *   distinct gradient points: per gradient point the 24 x 25 / 2 = 300
+   *   distinct products and g_r . g_s per pair (36 x 5): 8 x 480 = 3840; per
+   *   point 2 + per pair 4 (144) + per upper entry 3 (900): 8 x 1046 = 8368;
+   *   accumulations 8 x 300 = 2400: 1138 + 3840 + 8368 + 2400 + 576 = 16322.
+   *   As written 177 + 8 x (vol 1 + psi 120 + 64 x (63 + 2) + 8 x 9) = 177 +
+   *   8 x 4353 = 35001. */
+  expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 16322, 35001,
+         "hex8-elasticity qss_geo_linear");
 
   /* tet4 poisson_kappa, qss_geo_linear: as Poisson, with the update
    *   (vol kappa_q) (g_r . g_s): as written per (q, r, s) 1 + 5 + 2 = 8:

@@ -17,7 +17,9 @@
  * leave with streaming stores; the inputs of a block a few blocks ahead are
  * prefetched.  Elasticity with per-element lambda, mu runs
  * on elasticity_qp's instantiation: its coefficient block is expanded to
- * per-point records in L1 first (physics.h, FEINT_FOR_EACH_KERNEL_CASE).
+ * per-point records in L1 first (physics.h, FEINT_FOR_EACH_KERNEL_CASE),
+ * unless the variant defines FEINT_VARIANT_OWN_ELASTICITY (SSQ), which
+ * compiles elasticity's own cases.
  * Packed output (symmetric problems): the
  * block's matrices are compacted to their upper triangles inside the L1
  * buffer (feint_block_pack_upper) and leave as natural rows of n(n+1)/2
@@ -40,6 +42,17 @@
 #define FEINT_MAX2_(a, b) ((a) > (b) ? (a) : (b))
 #define FEINT_MAX_ENTRIES \
   FEINT_MAX2_(FEINT_MAX2_(3 * FEINT_MAX_NODES, FEINT_MAX_COEFFS), FEINT_MAX_DOFS * FEINT_MAX_DOFS)
+
+/* The kernel cases this variant compiles, and the one that integrates
+ * problem pb (physics.h). */
+#ifdef FEINT_VARIANT_OWN_ELASTICITY
+#define FEINT_VARIANT_KERNEL_CASES(X) \
+  FEINT_FOR_EACH_KERNEL_CASE(X) FEINT_ELASTICITY_KERNEL_CASES(X)
+#define FEINT_VARIANT_PROBLEM(pb) (pb)
+#else
+#define FEINT_VARIANT_KERNEL_CASES(X) FEINT_FOR_EACH_KERNEL_CASE(X)
+#define FEINT_VARIANT_PROBLEM(pb) FEINT_KERNEL_PROBLEM(pb)
+#endif
 
 #define FEINT_CAT_(a, b) a##b
 #define FEINT_CAT(a, b) FEINT_CAT_(a, b)
@@ -104,10 +117,10 @@ void FEINT_VFN(feint_variant_, _host)(const feint_kernel_args *ka) {
   {
     /* literal arguments: one fully specialised loop nest per case */
 #define FEINT_HOST_CASE(ET, PB)                                                      \
-  if (ka->element == FEINT_##ET && FEINT_KERNEL_PROBLEM(ka->problem) == FEINT_##PB) \
-    FEINT_VFN(feint_case_, _host)(ka, FEINT_##ET, FEINT_##PB);                       \
+  if (ka->element == FEINT_##ET && FEINT_VARIANT_PROBLEM(ka->problem) == FEINT_##PB) \
+    FEINT_VFN(feint_case_, _host)(ka, FEINT_##ET, FEINT_##PB);                        \
   else
-    FEINT_FOR_EACH_KERNEL_CASE(FEINT_HOST_CASE) {}
+    FEINT_VARIANT_KERNEL_CASES(FEINT_HOST_CASE) {}
 #undef FEINT_HOST_CASE
   }
 }

@@ -66,7 +66,8 @@ FEINT_INLINE void FEINT_VFN(feint_pack_out_, _device)(const int nd, const double
     for (int j = i; j < nd; j++) Ap[feint_packed_row(nd, i) + j - i] = Aloc[i * nd + j];
 }
 
-/* Elasticity (lambda, mu per element) on elasticity_qp's kernel: the
+/* Elasticity (lambda, mu per element) on elasticity_qp's kernel (variants
+ * without FEINT_VARIANT_OWN_ELASTICITY, driver.h): the
  * element's geometry and coefficients are copied to per-thread arrays, the
  * coefficients expanded to per-point records (feint_expand_lame), and the
  * variant reads those (stride 1).  Like A^e of packed output, the variant
@@ -238,9 +239,9 @@ void FEINT_VFN(feint_variant_, _device)(const feint_kernel_args *ka, int device,
   int fallback_teams = omp_get_num_procs() / FEINT_FALLBACK_THREADS;
   if (fallback_teams < 1) fallback_teams = 1;
 #define FEINT_DEVICE_CASE_IF(ET, PB)                                                 \
-  if (ka->element == FEINT_##ET && FEINT_KERNEL_PROBLEM(ka->problem) == FEINT_##PB) \
-    FEINT_DEVICE_CASE(ET, PB);                                                       \
+  if (ka->element == FEINT_##ET && FEINT_VARIANT_PROBLEM(ka->problem) == FEINT_##PB) \
+    FEINT_DEVICE_CASE(ET, PB);                                                        \
   else
-  FEINT_FOR_EACH_KERNEL_CASE(FEINT_DEVICE_CASE_IF) {}
+  FEINT_VARIANT_KERNEL_CASES(FEINT_DEVICE_CASE_IF) {}
 #undef FEINT_DEVICE_CASE_IF
 }

@@ -68,6 +68,14 @@ FEINT_DECLARE_TARGET_BEGIN
 /* The kernel case that integrates problem pb. */
 #define FEINT_KERNEL_PROBLEM(pb) ((pb) == FEINT_ELASTICITY ? FEINT_ELASTICITY_QP : (pb))
 
+/* A variant whose element function has a form of its own for elasticity
+ * with lambda, mu per element (SSQ: the S form, feint_update_block) defines
+ * FEINT_VARIANT_OWN_ELASTICITY before including kernel/driver.h; its
+ * drivers then compile these cases as well and integrate elasticity on
+ * them, not on elasticity_qp's loop. */
+#define FEINT_ELASTICITY_KERNEL_CASES(X) \
+  X(TET4, ELASTICITY) X(PRISM6, ELASTICITY) X(HEX8, ELASTICITY)
+
 /* Coefficient doubles per element: Poisson one f per quadrature point,
  * conv-diff 16 c^{ij} + 4 d^i, elasticity 2 + 3 N_Q, poisson_kappa 2 N_Q,
  * elasticity_qp 5 N_Q (records above). */
@@ -202,6 +210,21 @@ FEINT_INLINE double feint_update_b(int pb, int q, const double coef[FEINT_MAX_CO
  * moving), so nothing was decided there.  In probe builds QSS hoisted ran
  * 1.38x slower on hex8 (it loses the products it shares with block (s, r)
  * at the same point) and SQS 1.09x slower.
+ * 3 (the S form, SSQ, elasticity with lambda, mu per element only) adds
+ * vol g_r[i] g_s[j] into S = Ars, 3 mul + 9 FMAs (21 flops with the 9
+ * accumulations), and leaves lambda and mu to feint_finish_block, once per
+ * block after the last point; other problems treat 3 as 1.  SSQ evaluates
+ * a block below the diagonal (r > s) as block (s, r) and stores its
+ * transpose (symmetric problems), so the compiler computes each pair
+ * once.  Measured on Zen 5 (2026-11-29, hex8 elasticity through
+ * feint_integrate, blocked, trusted, 65536 hexes, one thread, min of 5 in
+ * each of 3 alternated rounds against the build before, hoisted):
+ * ssq_geo_linear 393-401 -> 261-272 ns per hex with the merged S form,
+ * ssq_geo_generic 481-489 -> 286-288; in an earlier sitting the S form
+ * without the merge gave 336-377 and 368-388 (hoisted 425-444 and
+ * 516-533).  The merge does not speed up the hoisted block of
+ * elasticity_qp (409-441 against 412-445); a QSS probe build of the S form
+ * ran 1.2x slower (there every entry is read and written at every point).
  * poisson_kappa: vol kappa_q (1, once per point), g_r . g_s (5), 1 mul +
  * 1 add: 7 flops per entry as written. */
 FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
@@ -214,6 +237,15 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
   }
   if (!feint_problem_elastic(pb)) {
     Ars[0] += vol * feint_update_A(pb, coef->v, psi_r, psi_s);
+    return;
+  }
+  if (fused == 3 && pb == FEINT_ELASTICITY) { /* S form: lambda and mu at the finish */
+    FEINT_UNROLL
+    for (int i = 0; i < 3; i++) {
+      const double vr = vol * psi_r[1 + i];
+      FEINT_UNROLL
+      for (int j = 0; j < 3; j++) Ars[i * ld + j] += vr * psi_s[1 + j];
+    }
     return;
   }
   const int lam = pb == FEINT_ELASTICITY_QP ? FEINT_LAME_RECORD * q : 0; /* lambda's index */
@@ -246,6 +278,32 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
         Ars[i * ld + j] += i == j ? t + mgg : t;
       }
     }
+}
+
+/* The block of node pair (r, s) once every point is added, for the S form
+ * (fused == 3, elasticity): S = sum_q vol g_r g_s^T in Ars becomes
+ *   A^e[3r+i][3s+j] = lambda S[i][j] + mu S[j][i] + mu delta_ij tr S,
+ * the update above summed over the points with lambda, mu taken out (they
+ * are constant over the element): mu tr S (2 add + 1 mul), per entry 2 mul
+ * + 1 add, 3 diagonal additions: 33 flops per block.  Block (s, r) is
+ * this block's transpose (SSQ evaluates it so, and the compiler merges the
+ * two).  Any other form or problem: nothing to do. */
+FEINT_INLINE void feint_finish_block(int pb, const feint_coefs *coef, double *Ars, int ld,
+                                     int fused) {
+  if (fused != 3 || pb != FEINT_ELASTICITY) return;
+  const double lam = feint_coef_at(coef, 0), mu = feint_coef_at(coef, 1);
+  double S[3][3];
+  FEINT_UNROLL
+  for (int i = 0; i < 3; i++)
+    FEINT_UNROLL
+    for (int j = 0; j < 3; j++) S[i][j] = Ars[i * ld + j];
+  const double mtr = mu * (S[0][0] + S[1][1] + S[2][2]);
+  FEINT_UNROLL
+  for (int i = 0; i < 3; i++)
+    FEINT_UNROLL
+    for (int j = 0; j < 3; j++)
+      Ars[i * ld + j] =
+          i == j ? lam * S[i][j] + (mu * S[j][i] + mtr) : lam * S[i][j] + mu * S[j][i];
 }
 
 /* Add the N_C load entries of node r at point q: br[i], i < N_C.
