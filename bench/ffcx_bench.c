@@ -15,14 +15,16 @@
  * also integrates into b^e, work FFCx's rows do not do).
  *
  * Rows, interleaved rep by rep (a triad and an FMA probe of one thread
- * before every rep; the bound of the feint rows uses their medians):
- *  feint qss_geo_generic natural, the default (checked) call
- *  feint qss_geo_generic natural, FEINT_FLAG_TRUST_GEOMETRY
- *  feint qss_geo_generic blocked, FEINT_FLAG_TRUST_GEOMETRY (the ceiling)
+ * before every rep; the bound of the feint rows uses their medians), for
+ * each of the two general-geometry variants that suit hexahedra,
+ * qss_geo_generic and ssq_geo_generic (the S form, physics.h):
+ *  feint <variant> natural, the default (checked) call
+ *  feint <variant> natural, FEINT_FLAG_TRUST_GEOMETRY
+ *  feint <variant> blocked, FEINT_FLAG_TRUST_GEOMETRY (the ceiling)
  *  per FFCx object: "to memory": A^e zeroed and tabulated in place in a
  *    [N][576] array (what feint's natural rows write); "in L1": one A^e
  *    buffer reused, never written out (the kernel alone, its best case).
- * Before timing, every FFCx object and feint's qss_geo_generic are compared
+ * Before timing, every FFCx object and both feint variants are compared
  * with feint's serial reference on the first 4096 elements, entry by entry
  * (node order converted: basix numbers a hex's nodes lexicographically,
  * feint as Gmsh/VTK), within the tests' round-off tolerance 2 (n_terms +
@@ -245,25 +247,30 @@ int main(int argc, char **argv) {
       feint_layout_convert(n, nc, FEINT_LAYOUT_NATURAL, coef[0], FEINT_LAYOUT_BLOCKED, coef[1]))
     DIE("feint_layout_convert: %s", feint_last_error());
 
-  /* the rows: 3 feint, 2 per FFCx object */
-  enum { NF = 3 };
+  /* the rows: 3 per feint variant, 2 per FFCx object */
+  enum { NV = 2, NL = 3, NF = NV * NL };
+  static const feint_variant fvar[NV] = {FEINT_QSS_GEO_GENERIC, FEINT_SSQ_GEO_GENERIC};
   static const struct {
     const char *name;
     feint_layout layout;
     unsigned flags;
-  } frow[NF] = {{"feint natural, checked (default)", FEINT_LAYOUT_NATURAL, 0},
-                {"feint natural, trusted", FEINT_LAYOUT_NATURAL, FEINT_FLAG_TRUST_GEOMETRY},
-                {"feint blocked, trusted", FEINT_LAYOUT_BLOCKED, FEINT_FLAG_TRUST_GEOMETRY}};
+  } frow[NL] = {{"natural, checked (default)", FEINT_LAYOUT_NATURAL, 0},
+                {"natural, trusted", FEINT_LAYOUT_NATURAL, FEINT_FLAG_TRUST_GEOMETRY},
+                {"blocked, trusted", FEINT_LAYOUT_BLOCKED, FEINT_FLAG_TRUST_GEOMETRY}};
   const int nrows = NF + 2 * nk;
   row rows[NF + 2 * MAX_FFCX];
   memset(rows, 0, sizeof rows);
-  feint_pm_counts pc;
-  if (feint_pm_counts_get(FEINT_HEX8, FEINT_ELASTICITY, FEINT_QSS_GEO_GENERIC, &pc))
-    DIE("feint_pm_counts_get: %s", feint_last_error());
+  feint_pm_counts pc[NV];
+  for (int v = 0; v < NV; v++)
+    if (feint_pm_counts_get(FEINT_HEX8, FEINT_ELASTICITY, fvar[v], &pc[v]))
+      DIE("feint_pm_counts_get: %s", feint_last_error());
   for (int r = 0; r < NF; r++) {
-    snprintf(rows[r].name, sizeof rows[r].name, "%s", frow[r].name);
-    rows[r].flops = pc.flops;
-    rows[r].bytes = pc.bytes_compulsory + (frow[r].flags ? 0 : 8 * (pc.geometry + pc.coeffs));
+    const int v = r / NL, l = r % NL;
+    snprintf(rows[r].name, sizeof rows[r].name, "feint %s %s", feint_pm_variant_name(fvar[v]),
+             frow[l].name);
+    rows[r].flops = pc[v].flops;
+    rows[r].bytes =
+        pc[v].bytes_compulsory + (frow[l].flags ? 0 : 8 * (pc[v].geometry + pc[v].coeffs));
   }
   for (int k = 0; k < nk; k++) {
     snprintf(rows[NF + 2 * k].name, sizeof rows[0].name, "FFCx %s, A^e to memory", kern[k].label);
@@ -271,7 +278,7 @@ int main(int argc, char **argv) {
   }
 
   /* correctness first: every FFCx object against feint's serial reference,
-   * and feint's timed variant against it too (on the same sample) */
+   * and feint's timed variants against it too (on the same sample) */
   double *A_ref = alloc_doubles(ncheck * NA), *S = alloc_doubles(ncheck * NA);
   double *b_ref = alloc_doubles(ncheck * 3 * NS), *b_abs = alloc_doubles(ncheck * 3 * NS);
   if (feint_integrate_reference(FEINT_HEX8, FEINT_ELASTICITY, ncheck, geo[0], coef[0], A_ref, b_ref,
@@ -279,20 +286,17 @@ int main(int argc, char **argv) {
     DIE("feint_integrate_reference: %s", feint_last_error());
   for (int k = 0; k < nk; k++)
     check_ffcx(&kern[k], ncheck, X, A_ref, S);
-  const feint_integrate_desc d0 = {FEINT_HEX8,
-                                   FEINT_ELASTICITY,
-                                   FEINT_QSS_GEO_GENERIC,
-                                   FEINT_LAYOUT_NATURAL,
-                                   FEINT_LAYOUT_NATURAL,
-                                   0,
-                                   FEINT_TARGET_HOST,
-                                   0};
-  if (feint_integrate(&d0, ncheck, geo[0], coef[0], A, b))
-    DIE("feint: %s", feint_last_error());
-  for (size_t i = 0; i < ncheck * NA; i++)
-    if (!(fabs(A[i] - A_ref[i]) <= 2 * (5.0 * NS + 16) * DBL_EPSILON * S[i]))
-      DIE("feint qss_geo_generic differs from its reference: element %zu entry %zu", i / NA,
-          i % NA);
+  for (int v = 0; v < NV; v++) {
+    const feint_integrate_desc d0 = {FEINT_HEX8,           FEINT_ELASTICITY, fvar[v],
+                                     FEINT_LAYOUT_NATURAL, FEINT_LAYOUT_NATURAL,
+                                     0,                    FEINT_TARGET_HOST, 0};
+    if (feint_integrate(&d0, ncheck, geo[0], coef[0], A, b))
+      DIE("feint: %s", feint_last_error());
+    for (size_t i = 0; i < ncheck * NA; i++)
+      if (!(fabs(A[i] - A_ref[i]) <= 2 * (5.0 * NS + 16) * DBL_EPSILON * S[i]))
+        DIE("feint %s differs from its reference: element %zu entry %zu",
+            feint_pm_variant_name(fvar[v]), i / NA, i % NA);
+  }
   free(A_ref), free(S), free(b_ref), free(b_abs);
 
   perfmodel_cpu cpu;
@@ -313,9 +317,9 @@ int main(int argc, char **argv) {
     for (int r = 0; r < nrows; r++) {
       double t;
       if (r < NF) {
-        const feint_layout l = frow[r].layout;
-        const feint_integrate_desc d = {FEINT_HEX8, FEINT_ELASTICITY, FEINT_QSS_GEO_GENERIC, l,
-                                        l,          frow[r].flags,    FEINT_TARGET_HOST,     0};
+        const feint_layout l = frow[r % NL].layout;
+        const feint_integrate_desc d = {FEINT_HEX8, FEINT_ELASTICITY,   fvar[r / NL],      l,
+                                        l,          frow[r % NL].flags, FEINT_TARGET_HOST, 0};
         t = time_feint(&d, n, geo[l], coef[l], A, b);
       } else {
         t = time_ffcx(kern[(r - NF) / 2].tab, n, X, A, (r - NF) % 2, &sink);
@@ -337,10 +341,11 @@ int main(int argc, char **argv) {
   if (csv && !out)
     return 2;
   printf("# probes (1 thread, median): triad %.2f GB/s, FMA %.2f GFLOP/s; feint rows: bound = "
-         "max(bytes / triad, flops / FMA) with the model's counts (%lld flops, %lld bytes trusted "
-         "natural)\n",
-         triad_med, fma_med, pc.flops, pc.bytes_compulsory);
-  printf("%-44s %10s %10s %9s %7s %7s %12s\n", "row", "ns_min", "ns_med", "bound_ns", "%min",
+         "max(bytes / triad, flops / FMA) with the model's counts (%lld bytes trusted natural; "
+         "%s %lld flops, %s %lld)\n",
+         triad_med, fma_med, pc[0].bytes_compulsory, feint_pm_variant_name(fvar[0]), pc[0].flops,
+         feint_pm_variant_name(fvar[1]), pc[1].flops);
+  printf("%-50s %10s %10s %9s %7s %7s %12s\n", "row", "ns_min", "ns_med", "bound_ns", "%min",
          "%med", "vs_ffcx_min");
   if (out)
     fprintf(out, "row,ns_min,ns_med,bound_ns,pct_min,pct_med,ffcx_over_row_min\n");
@@ -355,7 +360,7 @@ int main(int argc, char **argv) {
       feint_pm_predict(rows[r].bytes, rows[r].flops, triad_med, fma_med, &bound_ns, &which);
     }
     const double pmin = 100 * bound_ns / mn, pmed = 100 * bound_ns / md;
-    printf("%-44s %10.1f %10.1f %9.1f %6.1f%% %6.1f%% %11.2fx\n", rows[r].name, mn, md, bound_ns,
+    printf("%-50s %10.1f %10.1f %9.1f %6.1f%% %6.1f%% %11.2fx\n", rows[r].name, mn, md, bound_ns,
            pmin, pmed, ffcx_best / mn);
     if (out)
       fprintf(out, "\"%s\",%.2f,%.2f,%.2f,%.2f,%.2f,%.3f\n", rows[r].name, mn, md, bound_ns, pmin,
