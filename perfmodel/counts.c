@@ -402,8 +402,8 @@ feint_status feint_pm_counts_get(feint_element element, feint_problem problem,
   c.flops_as_written = flops_as_written(element, problem, lo, geo_linear);
   /* geo_linear never costs more than geo_generic, so the minimum over the
    * six variants is a geo_linear count (valid for affine elements only:
-   * it is the useful work of the case, not a promise that geo_linear runs);
-   * the loop order matters only where SSQ writes the S form. */
+   * it is the useful work of the case, not a promise that geo_linear runs;
+   * the loop order matters only for SSQ's elasticity forms). */
   c.flops_useful = flops_executed(element, problem, FEINT_PM_QSS, 1);
   const long long ssq = flops_executed(element, problem, FEINT_PM_SSQ, 1);
   if (ssq < c.flops_useful) c.flops_useful = ssq;
