@@ -51,7 +51,7 @@ static void run_case(feint_element el, feint_problem pb) {
           CHECK_STATUS(feint_integrate(&desc, f.num_elem, f.geo[m][lin], f.coef[lin], A, b),
                        FEINT_SUCCESS, NULL);
           fixture_check(&f, what, m, (feint_layout)lout, A, b, NULL, NULL);
-          if (lout == FEINT_LAYOUT_NATURAL && pb != FEINT_CONVDIFF &&
+          if (lout == FEINT_LAYOUT_NATURAL && fixture_symmetric(&f) &&
               (v == FEINT_SSQ_GEO_LINEAR || v == FEINT_SSQ_GEO_GENERIC))
             check_exact_symmetry(&f, what);
         }

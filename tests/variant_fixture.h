@@ -118,10 +118,13 @@ static inline int fixture_mesh(const fixture *f, feint_variant v) {
   return vi.geo_linear && f->el != FEINT_TET4 ? 1 : 0;
 }
 
+/* 1 if the case's A_e is symmetric (every problem but conv-diff). */
+static inline int fixture_symmetric(const fixture *f) { return f->pb != FEINT_CONVDIFF; }
+
 /* 1 if the case can be run with these layouts (packed: output only, and
  * only for symmetric problems). */
 static inline int fixture_layouts_ok(const fixture *f, int lin, int lout) {
-  return lin != FEINT_LAYOUT_PACKED && (lout != FEINT_LAYOUT_PACKED || f->pb != FEINT_CONVDIFF);
+  return lin != FEINT_LAYOUT_PACKED && (lout != FEINT_LAYOUT_PACKED || fixture_symmetric(f));
 }
 
 /* An output of layout lout in the natural layout (A_nat, b_nat); packed:
