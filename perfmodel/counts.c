@@ -136,13 +136,13 @@ static long long cost_update_A_inner(feint_problem pb) {
  * vol and one addition in the scalar problems, so the block's 9 additions
  * are added here and cost_accumulate's 2 subtracted: 56 + 9 - 2 = 63). */
 /* The SSQ variants write the block of prisms and hexahedra in its hoisted
- * form (feint_update_block with fused == 2; tet4 keeps the 63): lambda vol,
+ * form (feint_update_block with form 2; tet4 keeps the 63): lambda vol,
  * mu vol (2), lambda vol g_r and mu vol g_r (6), mu vol g_r . g_s from them
  * (3 mul + 2 add = 5), per entry 2 mul + 1 add (27), 3 diagonal additions:
  * 43, without the 9 accumulations, so 43 + 9 - 2 = 50 in place of 63. */
 #define FEINT_PM_ELASTIC_HOISTED 50
 /* With lambda, mu per element (FEINT_ELASTICITY) the SSQ variants write the
- * S form (fused == 3): per (r, s, q) vol g_r (3) and 9 products, each
+ * S form (form 3): per (r, s, q) vol g_r (3) and 9 products, each
  * accumulated: 3 + 18 = 21, i.e. 19 + cost_accumulate's 2; then once per
  * block (feint_finish_block) mu tr S (3), per entry 2 mul + 1 add (27), 3
  * diagonal additions: 33. */

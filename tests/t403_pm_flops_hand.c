@@ -109,7 +109,7 @@ int main(void) {
          "tet4-elasticity_qp ssq_geo_linear");
 
   /* tet4 elasticity (lambda, mu per element), ssq_geo_linear: the S form
-   *   (physics.h, fused == 3): per (r, s, q) vol g_r 3 + 9 products and
+   *   (physics.h, form 3): per (r, s, q) vol g_r 3 + 9 products and
    *   their accumulations 18 = 21; per block the finish lambda S + mu S^T +
    *   mu tr S I: mu tr S 3, per entry 2 mul + 1 add 27, 3 diagonal
    *   additions: 33.
@@ -128,7 +128,7 @@ int main(void) {
    *   table entry is 0 or +-1.  Jacobian 9 x (8 mul + 7 add) = 135, inverse
    *   42; psi per point 8 nodes x 3 x (3 mul + 2 add) = 120.  With lambda_q
    *   and mu_q, on prisms and hexahedra, the SSQ variants write the block
-   *   update hoisted (physics.h, fused == 2): lambda vol, mu vol 2; lambda
+   *   update hoisted (physics.h, form 2): lambda vol, mu vol 2; lambda
    *   vol g_r, mu vol g_r 6; mu vol g_r . g_s from them 3 mul + 2 add = 5;
    *   per entry 2 mul + 2 add (one of them the accumulation) 36; 3 diagonal
    *   additions: 52 per (r, s, q).

@@ -180,10 +180,11 @@ FEINT_INLINE double feint_update_b(int pb, int q, const double coef[FEINT_MAX_CO
  * (2, once per point), mu vol g_r.g_s (1), per entry 2 mul + 2 add (36) and
  * 3 diagonal additions: 18 + 5 + 1 + 36 + 3 = 63 flops as written
  * (elasticity_qp the same, lambda_q and mu_q read per point).
- * `fused` (a literal of the calling variant) picks the evaluation order of
- * an elasticity entry, not its flops: 1 writes it as one expression,
+ * `form` (a literal of the calling variant) picks how an elasticity block
+ * is written.  0 and 1 differ in evaluation order only, not in flops: 1
+ * (fused) writes an entry as one expression,
  * lambda vol P + (mu vol Q + A), which FP_CONTRACT turns into two FMAs into
- * the accumulator; 0 adds the point's term t = lambda vol P + mu vol Q
+ * the accumulator; 0 (unfused) adds the point's term t = lambda vol P + mu vol Q
  * after computing it.  The variants choose by measurement (Zen 1, AVX2,
  * 2026-11-26, feint_bench, 2 threads, interleaved, min ns per element of
  * fused against unfused): SSQ fused everywhere (hex8 1.12-1.32x faster,
@@ -229,7 +230,7 @@ FEINT_INLINE double feint_update_b(int pb, int q, const double coef[FEINT_MAX_CO
  * 1 add: 7 flops per entry as written. */
 FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
                                      double vol, const double psi_r[4], const double psi_s[4],
-                                     double *Ars, int ld, int fused) {
+                                     double *Ars, int ld, int form) {
   if (pb == FEINT_POISSON_KAPPA) {
     const double kv = vol * feint_coef_at(coef, FEINT_KAPPA_RECORD * q);
     Ars[0] += kv * (psi_r[1] * psi_s[1] + psi_r[2] * psi_s[2] + psi_r[3] * psi_s[3]);
@@ -239,7 +240,7 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
     Ars[0] += vol * feint_update_A(pb, coef->v, psi_r, psi_s);
     return;
   }
-  if (fused == 3 && pb == FEINT_ELASTICITY) { /* S form: lambda and mu at the finish */
+  if (form == 3 && pb == FEINT_ELASTICITY) { /* S form: lambda and mu at the finish */
     FEINT_UNROLL
     for (int i = 0; i < 3; i++) {
       const double vr = vol * psi_r[1 + i];
@@ -250,7 +251,7 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
   }
   const int lam = pb == FEINT_ELASTICITY_QP ? FEINT_LAME_RECORD * q : 0; /* lambda's index */
   const double lv = feint_coef_at(coef, lam) * vol, mv = feint_coef_at(coef, lam + 1) * vol;
-  if (fused == 2) { /* hoisted: lv g_r and mv g_r, the same for every s */
+  if (form == 2) { /* hoisted: lv g_r and mv g_r, the same for every s */
     const double lr[3] = {lv * psi_r[1], lv * psi_r[2], lv * psi_r[3]};
     const double mr[3] = {mv * psi_r[1], mv * psi_r[2], mv * psi_r[3]};
     const double mgr = mr[0] * psi_s[1] + (mr[1] * psi_s[2] + mr[2] * psi_s[3]);
@@ -270,7 +271,7 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
     FEINT_UNROLL
     for (int j = 0; j < 3; j++) {
       const double P = psi_r[1 + i] * psi_s[1 + j], Q = psi_r[1 + j] * psi_s[1 + i];
-      if (fused) { /* one expression: two FMAs into the accumulator */
+      if (form) { /* one expression: two FMAs into the accumulator */
         const double a = i == j ? Ars[i * ld + j] + mgg : Ars[i * ld + j];
         Ars[i * ld + j] = lv * P + (mv * Q + a);
       } else { /* the point's term first, then one addition */
@@ -281,7 +282,7 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
 }
 
 /* The block of node pair (r, s) once every point is added, for the S form
- * (fused == 3, elasticity): S = sum_q vol g_r g_s^T in Ars becomes
+ * (form 3, elasticity): S = sum_q vol g_r g_s^T in Ars becomes
  *   A^e[3r+i][3s+j] = lambda S[i][j] + mu S[j][i] + mu delta_ij tr S,
  * the update above summed over the points with lambda, mu taken out (they
  * are constant over the element): mu tr S (2 add + 1 mul), per entry 2 mul
@@ -289,8 +290,8 @@ FEINT_INLINE void feint_update_block(int pb, int q, const feint_coefs *coef,
  * this block's transpose (SSQ evaluates it so, and the compiler merges the
  * two).  Any other form or problem: nothing to do. */
 FEINT_INLINE void feint_finish_block(int pb, const feint_coefs *coef, double *Ars, int ld,
-                                     int fused) {
-  if (fused != 3 || pb != FEINT_ELASTICITY) return;
+                                     int form) {
+  if (form != 3 || pb != FEINT_ELASTICITY) return;
   const double lam = feint_coef_at(coef, 0), mu = feint_coef_at(coef, 1);
   double S[3][3];
   FEINT_UNROLL
