@@ -11,8 +11,9 @@
  * measured in the same run) and the percentage reached, the ratios
  * natural/blocked and validated/trusted, plus the model's
  * bound from the platform file's peak figures when one exists; and one
- * gnuplot PNG per platform (its latest result file): measured vs predicted
- * for each case and variant (best layout).  Platforms with a platform file
+ * gnuplot PNG per platform and build (the latest result file of each build
+ * arch named in the file names, so a CPU's native and AVX2-only runs each
+ * get one): measured vs predicted for each case and variant (best layout).  Platforms with a platform file
  * but no results are listed as not measured.  Without gnuplot the plots are
  * skipped with a message. */
 #define _POSIX_C_SOURCE 200809L
@@ -283,6 +284,22 @@ static double model_peak_ns(const feint_pm_platform *pl, const result_file *r, i
       feint_pm_predict_platform(c.bytes_compulsory, c.flops, pl, FEINT_PM_USE_PEAK, &ns, NULL))
     return -1.0;
   return ns;
+}
+
+/* The build arch of a result file <platform>_<date>[_<arch>].csv: the text
+ * after its second '_' up to ".csv"; *len = 0 if there is none (files
+ * named before the build arch was). */
+static const char *file_arch(const char *file, size_t *len) {
+  const char *us = strchr(file, '_');
+  const char *a = us ? strchr(us + 1, '_') : NULL;
+  if (a == NULL) {
+    *len = 0;
+    return "";
+  }
+  a++;
+  const char *dot = strstr(a, ".csv");
+  *len = dot ? (size_t)(dot - a) : strlen(a);
+  return a;
 }
 
 /* One PNG per result file (a platform on a date), named after the file:
@@ -564,12 +581,18 @@ int perfmodel_report(int argc, char **argv) {
       fprintf(md, "\n**(!) %d row(s) ran faster than the lower bound**: the model's byte or flop "
                   "count for them is too high, or the in-run bandwidth/flop figures too low; "
                   "treat those percentages as a defect to explain, not a result.\n", over);
-    /* the latest file of a platform gets the plot (files sorted by name) */
+    /* the latest file of a platform and build arch gets the plot (files
+     * sorted by name) */
+    size_t alen;
+    const char *arch = file_arch(files[i], &alen);
     int latest = 1;
     for (int k = i + 1; k < nfiles; k++) {
       const char *us = strchr(files[k], '_');
+      size_t klen;
+      const char *karch = file_arch(files[k], &klen);
       if (us && (size_t)(us - files[k]) == strlen(r.platform) &&
-          strncmp(files[k], r.platform, strlen(r.platform)) == 0)
+          strncmp(files[k], r.platform, strlen(r.platform)) == 0 && klen == alen &&
+          strncmp(karch, arch, alen) == 0)
         latest = 0;
     }
     if (latest && r.num_rows > 0) {
