@@ -13,9 +13,9 @@
  * bound from the platform file's peak figures when one exists; and one
  * gnuplot PNG per platform and build (the latest result file of each build
  * arch named in the file names, so a CPU's native and AVX2-only runs each
- * get one): measured vs predicted for each case and variant (best layout).  Platforms with a platform file
- * but no results are listed as not measured.  Without gnuplot the plots are
- * skipped with a message. */
+ * get one): measured vs predicted for each case and variant (best layout).
+ * Platforms with a platform file but no results are listed as not measured.
+ * Without gnuplot the plots are skipped with a message. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
