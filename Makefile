@@ -77,7 +77,7 @@ HEADERS := $(wildcard include/*.h src/*.h src/kernel/*.h src/mesh/*.h src/assemb
   src/operator/*.h src/solve/*.h perfmodel/*.h)
 
 .PHONY: all lib tests examples test check bench bench-ffcx report sanitize info format clean install deps \
-  check-install
+  check-install flop-census
 # the version in the installed feint.pc: feint.h's FEINT_VERSION_STRING
 FEINT_VERSION := $(shell sed -n 's/^\#define FEINT_VERSION_STRING "\(.*\)"/\1/p' include/feint.h)
 # OpenMP flags a consumer links with (an offload build's consumers link its
@@ -204,6 +204,11 @@ bench-ffcx: deps
 
 deps:
 	@tools/deps.sh
+
+# perfmodel's executed flops against the compiled kernels, every case and
+# variant (t408 runs the quick part; prism6 and hex8 elasticity take ~15 min)
+flop-census: $(BUILD)/bin/perfmodel
+	@tools/flop-census.sh $(BUILD)
 
 # Sanitizer build: the kernels' forced full unrolling is switched off
 # (FEINT_NO_UNROLL): instrumented, fully unrolled prism loop nests take many

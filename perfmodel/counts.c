@@ -19,26 +19,19 @@
  *  - loads, stores, negations and comparisons are not flops.
  *
  * Two flop counts per variant:
- *  flops (executed): each distinct value is computed once.  After full
+ *  flops (executed): each distinct value computed once.  After full
  *    unrolling with constant tables the compiler merges repeated stages on
- *    identical inputs (common-subexpression elimination): checked on
- *    clang-19 -O3 by instruction counts (callgrind), where the three loop
- *    orders of one geometry treatment compile to nearly the same
- *    instruction stream.  So the executed count depends on the element, the
- *    problem and the geometry treatment, not on the loop order (but for
- *    SSQ's elasticity, which computes other forms of the block: the S form
- *    and the hoisted block, FEINT_PM_ELASTIC_SFORM and _HOISTED):
- *     - Jacobian terms once per point with distinct reference gradients
- *       (geo_generic) or once (geo_linear); psi once per such point and node;
- *     - vol = det * w_q once per distinct (det, w_q);
- *     - Poisson integrand g_r . g_s: symmetric in (r, s), merged, so
- *       N_S (N_S + 1) / 2 per point with distinct gradients; its
- *       accumulation N_Q N_S (N_S + 1) / 2 (vol_q per point; a strict
- *       compiler never reassociates the sum over q);
- *     - conv-diff integrand psi_r . (c psi_s): the inner product c psi_s is
- *       shared by every r: (N_D+1) (2 (N_D+1) - 1) = 28 per (q, s), plus
- *       2 (N_D+1) - 1 = 7 per (q, r, s), accumulation 2 per (q, r, s);
- *     - load vector: per (q, r).
+ *    identical inputs (common-subexpression elimination) and products with
+ *    the same table entry (a hexahedron has 6 distinct signed gradient
+ *    entries per column at its 8 points).  perfmodel/flopdag.c counts this
+ *    by evaluating the kernel's expressions symbolically and counting the
+ *    distinct nodes; `make flop-census` checks it against the flops in the
+ *    compiled kernels (clang-19 -O3: equal for every QSS variant and for
+ *    Poisson and conv-diff in every loop order; SQS and SSQ execute more
+ *    where they read coefficients in place, see flopdag.c).  So it depends
+ *    on the element, the problem, the geometry treatment and, for
+ *    elasticity, on the block form of the loop order (physics.h), not on
+ *    the loop order otherwise.
  *  flops_as_written: the count of the source with no such merging: the
  *    N_S-fold (SQS) and N_S^2-fold (SSQ) repetition of the paper's
  *    Algorithms 4 and 6.  This is the work when the compiler cannot merge,
@@ -55,9 +48,6 @@
  * tables (feint_element_get_info: the one home of the tables). */
 typedef struct {
   int num_nodes, num_qpts;
-  int distinct_grad_points; /* points with distinct reference gradients:
-                               1 for the P1 tetrahedron, N_Q for the prism */
-  int distinct_weights;     /* distinct quadrature weights: 1 for both */
   long long jacobian;       /* flops of feint_jacobian at one point (the same
                                at every point for both elements) */
   long long psi_point;      /* flops of feint_shape_psi for all nodes at one
@@ -96,18 +86,6 @@ static elem_shape shape_of(feint_element element) {
       u += d == 1.0 || d == -1.0;
     }
     e.psi_point += N_D * table_dot(m, u);
-  }
-  /* distinct gradient tables and weights over the points */
-  e.distinct_grad_points = 0;
-  e.distinct_weights = 0;
-  for (int q = 0; q < ei.num_qpts; q++) {
-    int new_grad = 1, new_w = 1;
-    for (int p = 0; p < q; p++) {
-      if (memcmp(ei.dphi[p], ei.dphi[q], sizeof ei.dphi[q]) == 0) new_grad = 0;
-      if (ei.qwts[p] == ei.qwts[q]) new_w = 0;
-    }
-    e.distinct_grad_points += new_grad;
-    e.distinct_weights += new_w;
   }
   return e;
 }
@@ -180,75 +158,6 @@ static long long cost_update_b(feint_problem pb) {
 /* Ae[r][s] += vol * u and be[r] += vol * u: 1 mul + 1 add each. */
 static long long cost_accumulate(void) { return 2; }
 
-/* Executed flops (common-subexpression model, see the file comment). */
-static long long flops_executed(feint_element et, feint_problem pb, feint_pm_loop_order lo,
-                                int geo_linear) {
-  elem_shape e = shape_of(et);
-  long long ns = e.num_nodes, nq = e.num_qpts, dg = e.distinct_grad_points;
-  /* Jacobian terms: once (geo_linear) or once per distinct gradient point */
-  long long n_jac = geo_linear ? 1 : dg;
-  long long flops = n_jac * (e.jacobian + cost_invert());
-  /* vol: distinct (det, w) pairs */
-  flops += n_jac * e.distinct_weights * cost_vol();
-  /* psi: per distinct gradient point (Jinv is the same or differs with it) */
-  flops += dg * e.psi_point;
-  if (is_elastic(pb)) {
-    /* N = 3 N_S dofs; A^e symmetric.  Every entry of block (s, r) is the
-     * same expression as its transpose in block (r, s), so merged: in QSS
-     * and SQS the same products in canonical operand order, in SSQ because
-     * it evaluates a block below the diagonal as block (s, r) and stores
-     * the transpose.  So per point only the N_S (N_S + 1) / 2 node pairs
-     * r <= s cost anything. */
-    const long long N = 3 * ns, upper = N * (N + 1) / 2, pairs = ns * (ns + 1) / 2;
-    flops += nq * N * 3; /* load: vol * (f_qi phi_r) per (q, dof) */
-    if (sform(pb, lo)) {
-      /* The S form (SSQ, lambda, mu per element): S = sum_q vol g_r g_s^T
-       * per block, lambda and mu at the finish.  Per distinct (vol,
-       * gradient) point, at most dg x distinct weights of them: vol g_r (3
-       * per node), shared by every s, and per pair the 9 products; per
-       * point their 9 accumulations; per pair the finish (its transpose is
-       * block (s, r)'s).  A diagonal block is not symmetric in itself
-       * (vol g_r[i] g_r[j] and vol g_r[j] g_r[i] round differently). */
-      const long long pts = dg * e.distinct_weights;
-      return flops + pts * 3 * ns + pairs * (9 * (pts + nq) + FEINT_PM_ELASTIC_FINISH);
-    }
-    if (lo == FEINT_PM_SSQ && ns > 4) {
-      /* The hoisted block (SSQ, prisms and hexahedra, lambda_q, mu_q): per
-       * point lambda_q vol, mu_q vol (2) and lambda vol g_r, mu vol g_r per
-       * node (6); per pair mu vol g_r . g_s (5), per entry 2 mul + 2 add
-       * (one of them the accumulation: 36) and 3 diagonal additions: 44.
-       * Nothing merges across points (N_Q distinct gradient points), nor
-       * inside a diagonal block. */
-      return flops + nq * (2 + 6 * ns + 44 * pairs);
-    }
-    /* The fused and unfused blocks on elasticity_qp's kernel (lambda_q,
-     * mu_q read per point; per-element lambda, mu are expanded to every
-     * point by the driver), so nothing that involves lambda or mu merges
-     * across points.  Per distinct gradient point: the distinct products
-     * g_r[i] g_s[j], N (N + 1) / 2 (a diagonal block's P and Q are each
-     * other's transposes), and per pair g_r . g_s (5).  Per point: lambda_q
-     * vol, mu_q vol (2); per pair mu vol g_r.g_s (1) and 3 diagonal
-     * additions; per upper-triangle entry 2 scalings + 1 addition (3) and
-     * its accumulation (1).  (tet4: one gradient point, so the products
-     * are shared by the 4 points, the scalings are not; prism6 and hex8
-     * have N_Q distinct gradient points.) */
-    return flops + dg * (upper + 5 * pairs) + nq * (2 + 3 * upper + 4 * pairs) + nq * upper;
-  }
-  if (pb == FEINT_POISSON || pb == FEINT_POISSON_KAPPA) {
-    long long pairs = ns * (ns + 1) / 2; /* symmetric, merged */
-    /* g_r . g_s per distinct gradient point and pair (5); per (q, pair) the
-     * scaled accumulation (2: vol or vol kappa_q times it, plus the add);
-     * poisson_kappa also vol kappa_q once per point (1) */
-    flops += dg * pairs * (2 * N_D - 1) + nq * pairs * cost_accumulate();
-    if (pb == FEINT_POISSON_KAPPA) flops += nq;
-  } else {
-    flops += nq * ns * cost_update_A_inner(pb) + nq * ns * ns * cost_update_A_outer(pb) +
-             nq * ns * ns * cost_accumulate();
-  }
-  flops += nq * ns * (cost_update_b(pb) + cost_accumulate());
-  return flops;
-}
-
 /* Flops of the source as written, with no merging of repeated stages.
  * Per loop order (JI = Jacobian + inverse, PSI = psi of all nodes at a
  * point, psi_r of node r, uA = update_A + accumulate, ub = update_b +
@@ -317,7 +226,7 @@ static void fill_sizes(feint_element et, feint_problem pb, feint_pm_counts *c) {
   /* Packed symmetric output: A^e's upper triangle only, N (N + 1) / 2
    * doubles (hex8 elasticity 300 of 576); conv-diff has none (0).  The
    * flops do not change (the kernels compute every entry; the symmetric
-   * ones are merged, see flops_executed). */
+   * ones are merged, see perfmodel/flopdag.c). */
   c->a_out_packed = pb == FEINT_CONVDIFF ? 0 : nd * (nd + 1) / 2;
   c->bytes_compulsory_packed =
       pb == FEINT_CONVDIFF ? 0 : 8 * (c->geometry + c->coeffs + c->a_out_packed + c->b_out);
@@ -398,15 +307,21 @@ feint_status feint_pm_counts_get(feint_element element, feint_problem problem,
   memset(&c, 0, sizeof c);
   fill_sizes(element, problem, &c);
   fill_shared(problem, lo, geo_linear, &c);
-  c.flops = flops_executed(element, problem, lo, geo_linear);
+  c.flops = feint_pm_dag_flops(element, problem, lo, geo_linear);
   c.flops_as_written = flops_as_written(element, problem, lo, geo_linear);
   /* geo_linear never costs more than geo_generic, so the minimum over the
    * six variants is a geo_linear count (valid for affine elements only:
    * it is the useful work of the case, not a promise that geo_linear runs;
-   * the loop order matters only for SSQ's elasticity forms). */
-  c.flops_useful = flops_executed(element, problem, FEINT_PM_QSS, 1);
-  const long long ssq = flops_executed(element, problem, FEINT_PM_SSQ, 1);
-  if (ssq < c.flops_useful) c.flops_useful = ssq;
+   * the loop order matters only for elasticity's block forms). */
+  c.flops_useful = c.flops;
+  for (int l = 0; l < FEINT_PM_LOOP_ORDER_COUNT; l++) {
+    const long long f = feint_pm_dag_flops(element, problem, (feint_pm_loop_order)l, 1);
+    if (f < 0) c.flops_useful = -1;
+    if (c.flops_useful >= 0 && f < c.flops_useful) c.flops_useful = f;
+  }
+  FEINT_CHECK(c.flops > 0 && c.flops_useful > 0, FEINT_ERR_ALLOC,
+              "out of memory counting the flops of %s-%s", feint_pm_element_name(element),
+              feint_pm_problem_name(problem));
   fill_intensity(&c);
   *out = c;
   return FEINT_SUCCESS;

@@ -14,7 +14,7 @@
 
 PM_DIR := perfmodel
 
-LIB_SRCS += $(PM_DIR)/names.c $(PM_DIR)/counts.c $(PM_DIR)/assembly.c $(PM_DIR)/operator.c \
+LIB_SRCS += $(PM_DIR)/names.c $(PM_DIR)/counts.c $(PM_DIR)/flopdag.c $(PM_DIR)/assembly.c $(PM_DIR)/operator.c \
   $(PM_DIR)/solve.c $(PM_DIR)/platform.c $(PM_DIR)/measure.c
 
 # The host characterisation kernels need the machine's vector FMA

@@ -1,6 +1,11 @@
 /* t403: feint's flop counts against totals counted by hand from the kernel
  * sources (src/kernel/geometry.h, physics.h, the six src/variant files), exact
- * integer equality. */
+ * integer equality: the as-written counts by hand, stage by stage; the
+ * executed counts (after the compiler's common-subexpression elimination,
+ * perfmodel/flopdag.c) as the flops of the compiled kernels, counted
+ * instruction by instruction by tools/flop-census.sh (clang-19 -O3, Zen 3,
+ * 2026-12-02; t408 repeats that count on every run).  Where a short
+ * derivation exists it is given. */
 #include "feint_perfmodel.h"
 #include "test_util.h"
 
@@ -39,18 +44,23 @@ int main(void) {
    * As written: J + inverse once (9 + 42 = 51), then per point (4):
    *   vol 1 + psi 6 + A 16 x (5 + 2) = 112 + b 4 x (1 + 2) = 12 = 131;
    *   total 51 + 4 x 131 = 575.
-   * Executed: gradients are the same at every point: psi once (6), the
-   *   Poisson integrand once per symmetric pair (10 x 5 = 50), vol once (1);
-   *   per point remain the 10 accumulations (4 x 10 x 2 = 80) and b
-   *   (4 x 4 x 3 = 48): 51 + 1 + 6 + 50 + 80 + 48 = 236. */
-  expect(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 236, 575, "tet4-poisson qss_geo_linear");
+   * Executed (the compiled count): gradients are the same at every point:
+   *   psi once (6), the Poisson integrand once per symmetric pair (10 x 5 =
+   *   50), vol once (1); per point the 10 accumulations (4 x 10 x 2 = 80);
+   *   the load f_q phi_r once per distinct (rounded) value of phi at the
+   *   point (2 at the first, 3 at the others: 11) and 13 distinct
+   *   accumulations (26: nodes 1-3 have equal phi at the first point, so
+   *   equal partial sums): 51 + 1 + 6 + 50 + 80 + 37 = 225. */
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 225, 575, "tet4-poisson qss_geo_linear");
 
   /* prism6-poisson qss_geo_generic (Algorithm 2), as written, per point (6):
    *   J 75 + inverse 42 + vol 1 + psi 66 + A 36 x 7 = 252 + b 6 x 3 = 18
    *   = 454; total 2724.
-   * Executed: per point J + inverse 117, vol 1, psi 66, the 21 symmetric
-   *   pairs 21 x (5 + 2) = 147, b 18: 349 x 6 = 2094. */
-  expect(FEINT_PRISM6, FEINT_POISSON, FEINT_QSS_GEO_GENERIC, 2094, 2724,
+   * Executed (the compiled count): per point J, inverse, vol, psi, the 21
+   *   symmetric pairs and b as above, less every product of a coordinate
+   *   (across the points) or of J^-1 with a table entry already computed,
+   *   and f_q phi_r once per distinct phi at the point. */
+  expect(FEINT_PRISM6, FEINT_POISSON, FEINT_QSS_GEO_GENERIC, 1747, 2724,
          "prism6-poisson qss_geo_generic");
 
   /* tet4-convdiff ssq_geo_generic (Algorithm 6), as written: per (r, s, q),
@@ -59,21 +69,21 @@ int main(void) {
    *   psi_s) = 4 x 2 x 4 x 6 = 192 (every node appears 2 x 4 times per
    *   point); b on the diagonal, per (r, q), 16 of them: 9 -> 144;
    *   total 5696 + 192 + 144 = 6032.
-   * Executed: J + inverse once (51), vol once (1), psi once (6), c psi_s per
-   *   (q, s) 16 x 28 = 448 (it uses phi_s(q)), psi_r . (c psi_s) and its
-   *   accumulation per (q, r, s): 64 x (7 + 2) = 576, b 16 x 9 = 144:
-   *   total 1226. */
-  expect(FEINT_TET4, FEINT_CONVDIFF, FEINT_SSQ_GEO_GENERIC, 1226, 6032,
+   * Executed (the compiled count): J + inverse (51), vol, psi once; c psi_s
+   *   starts with c_i0 phi_s(q), shared by the nodes and points with equal
+   *   phi; psi_r . (c psi_s) and its accumulation per (q, r, s); b. */
+  expect(FEINT_TET4, FEINT_CONVDIFF, FEINT_SSQ_GEO_GENERIC, 874, 6032,
          "tet4-convdiff ssq_geo_generic");
 
   /* prism6-convdiff sqs_geo_linear (Algorithm 5), as written: J + inverse
    *   once 75 + 42 = 117; psi at every point: 6 x 66 = 396; per (r, q), 36
    *   of them: vol 1 + row 6 x (35 + 2) = 222 + b 7 + 2 = 9 -> 232 x 36 =
    *   8352; total 117 + 396 + 8352 = 8865.
-   * Executed: 117, vol once (1), psi 396, c psi_s per (q, s) 36 x 28 =
-   *   1008, psi_r . (c psi_s) + accumulation per (q, r, s) 216 x 9 = 1944,
-   *   b 36 x 9 = 324: total 3790. */
-  expect(FEINT_PRISM6, FEINT_CONVDIFF, FEINT_SQS_GEO_LINEAR, 3790, 8865,
+   * Executed (the compiled count): 117, vol once, psi at each point less
+   *   the products of J^-1 with a table entry already computed (J^-1 is
+   *   the same at every point), c psi_s per (q, s), psi_r . (c psi_s) and
+   *   its accumulation per (q, r, s), b. */
+  expect(FEINT_PRISM6, FEINT_CONVDIFF, FEINT_SQS_GEO_LINEAR, 3260, 8865,
          "prism6-convdiff sqs_geo_linear");
 
   /* tet4 elasticity, qss_geo_linear (issue 8).  N_S = 4, N_Q = 4, 12 dofs.
@@ -84,28 +94,26 @@ int main(void) {
    * As written (QSS linear, per (q, r, s) the block update 63 + the
    *   accumulation 2 = 65, per (q, r) the load 3 x 3 = 9):
    *   51 + 4 x (1 + 6 + 16 x 65 + 4 x 9) = 51 + 4 x 1083 = 4383.
-   * Executed (symmetric entries merged; elasticity runs on elasticity_qp's
+   * Executed (the compiled count; elasticity runs on elasticity_qp's
    *   kernel, lambda and mu read per point, so only what does not involve
-   *   them is shared by the 4 points): once, the 12 x 13 / 2 = 78 distinct
-   *   products g_r[i] g_s[j] and per node pair r <= s (10) g_r . g_s 5:
-   *   128; per point, lambda vol and mu vol 2, per pair mu vol g_r.g_s 1
-   *   and 3 diagonal additions (40), per upper entry (78) 2 scalings + 1
-   *   addition (234): 276 x 4 = 1104; accumulation per point and upper
-   *   entry 4 x 78 = 312; load 4 x 12 x 3 = 144:
-   *   58 + 128 + 1104 + 312 + 144 = 1746.  (elasticity_qp: the same.) */
-  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 1746, 4383,
+   *   them is shared by the 4 points): symmetric entries merged; the
+   *   products g_r[i] g_s[j] that stand alone are shared by the points,
+   *   those inside a fused multiply-add (lambda vol P + (mu vol Q + A),
+   *   contracted in one C expression) are not.  (elasticity_qp: the
+   *   same.) */
+  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 1703, 4383,
          "tet4-elasticity qss_geo_linear");
-  expect(FEINT_TET4, FEINT_ELASTICITY_QP, FEINT_QSS_GEO_LINEAR, 1746, 4383,
+  expect(FEINT_TET4, FEINT_ELASTICITY_QP, FEINT_QSS_GEO_LINEAR, 1703, 4383,
          "tet4-elasticity_qp qss_geo_linear");
 
   /* tet4 elasticity_qp, ssq_geo_linear (Algorithm 7), as written: J +
    *   inverse once 51, psi at every point 4 x 6 = 24, per (r, s, q), 64 of
    *   them, vol 1 + the block update 63 + accumulation 2 -> 64 x 66 = 4224,
    *   the load per (r, q) on the diagonal 16 x 9 = 144: 51 + 24 + 4224 +
-   *   144 = 4443.  Executed: the model's merged count, 1746 (SSQ evaluates
-   *   a block below the diagonal as block (s, r), transposed, so it merges
-   *   as QSS does). */
-  expect(FEINT_TET4, FEINT_ELASTICITY_QP, FEINT_SSQ_GEO_LINEAR, 1746, 4443,
+   *   144 = 4443.  Executed (the compiled count): SSQ evaluates a block
+   *   below the diagonal as block (s, r), transposed, so it merges as QSS
+   *   does; its fused block form differs from QSS's unfused one on tet4. */
+  expect(FEINT_TET4, FEINT_ELASTICITY_QP, FEINT_SSQ_GEO_LINEAR, 1683, 4443,
          "tet4-elasticity_qp ssq_geo_linear");
 
   /* tet4 elasticity (lambda, mu per element), ssq_geo_linear: the S form
@@ -115,13 +123,13 @@ int main(void) {
    *   additions: 33.
    * As written: 51 + 24 + 64 x (vol 1 + 21) = 1408 + load 144 + 16 x 33 =
    *   528: 2155.
-   * Executed: geometry 58 as above; blocks (r, s) and (s, r) merged (the
-   *   one below the diagonal is block (s, r)'s expression, transposed), so
-   *   10 pairs r <= s; one distinct (vol, gradient) point, so vol g_r once
-   *   (4 x 3 = 12) and each pair's 9 products once, their accumulations at
-   *   each of the 4 points, and its finish: 10 x (9 x (1 + 4) + 33) = 780;
-   *   load 144: 58 + 12 + 780 + 144 = 994. */
-  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 994, 2155,
+   * Executed (the compiled count): geometry 58 as above; blocks (r, s) and
+   *   (s, r) merged (the one below the diagonal is block (s, r)'s
+   *   expression, transposed), so 10 pairs r <= s; vol g_r once (one vol,
+   *   one gradient point), but each S entry accumulates vol g_r[i] g_s[j]
+   *   as one fused multiply-add per point, so the products are not shared
+   *   by the points: 10 x 4 x 9 x 2; the finish per pair; the load. */
+  expect(FEINT_TET4, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 1231, 2155,
          "tet4-elasticity ssq_geo_linear");
 
   /* hex8 elasticity_qp, ssq_geo_linear.  N_S = N_Q = 8, 24 dofs; no hex8
@@ -134,39 +142,35 @@ int main(void) {
    *   additions: 52 per (r, s, q).
    * As written: 177 + 8 x 120 = 960 + 64 x 8 x (vol 1 + 52) = 27136 + the
    *   load 8 x 8 x 9 = 576: 28849.
-   * Executed (36 pairs r <= s, block (s, r) merged with (r, s); nothing
-   *   shared across the 8 points): J + inverse once 177, vol 1, psi 8 x 120
-   *   = 960; per point lambda vol, mu vol 2 and lambda vol g_r, mu vol g_r
-   *   8 x 6 = 48, per pair mu vol g_r . g_s 5 + 9 entries x 4 + 3 = 44:
-   *   8 x (2 + 48 + 36 x 44) = 13072; load 576:
-   *   177 + 1 + 960 + 13072 + 576 = 14786. */
-  expect(FEINT_HEX8, FEINT_ELASTICITY_QP, FEINT_SSQ_GEO_LINEAR, 14786, 28849,
+   * Executed (the compiled count): 36 pairs r <= s, block (s, r) merged
+   *   with (r, s); the hoisted block per point; the geometry less the
+   *   products of a coordinate or of J^-1 with a table entry already
+   *   computed (a hexahedron has 6 distinct signed entries per column at
+   *   its 8 points). */
+  expect(FEINT_HEX8, FEINT_ELASTICITY_QP, FEINT_SSQ_GEO_LINEAR, 13960, 28849,
          "hex8-elasticity_qp ssq_geo_linear");
 
   /* hex8 elasticity (lambda, mu per element), ssq_geo_linear: the S form,
    *   as for tet4 above.  As written: 177 + 960 + 64 x 8 x (1 + 21) =
    *   11264 + load 576 + 64 x 33 = 2112: 15089.
-   * Executed: geometry 177 + 1 + 960; 8 distinct gradient points, one
-   *   weight: vol g_r per point and node 8 x 8 x 3 = 192, per pair r <= s
-   *   9 products and 9 accumulations at each point and the finish:
-   *   36 x (9 x 16 + 33) = 6372; load 576: 1138 + 192 + 6372 + 576 = 8278. */
-  expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 8278, 15089,
+   * Executed (the compiled count): the geometry as for elasticity_qp, vol
+   *   g_r per point and node, per pair r <= s the 9 fused accumulations at
+   *   each point and the finish, the load. */
+  expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_SSQ_GEO_LINEAR, 7524, 15089,
          "hex8-elasticity ssq_geo_linear");
-  /* qss_geo_linear: the fused block's merged count, as for tet4 above with 8
-   *   distinct gradient points: per gradient point the 24 x 25 / 2 = 300
-   *   distinct products and g_r . g_s per pair (36 x 5): 8 x 480 = 3840; per
-   *   point 2 + per pair 4 (144) + per upper entry 3 (900): 8 x 1046 = 8368;
-   *   accumulations 8 x 300 = 2400: 1138 + 3840 + 8368 + 2400 + 576 = 16322.
-   *   As written 177 + 8 x (vol 1 + psi 120 + 64 x (63 + 2) + 8 x 9) = 177 +
-   *   8 x 4353 = 35001. */
-  expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 16322, 35001,
+  /* qss_geo_linear, as written 177 + 8 x (vol 1 + psi 120 + 64 x (63 + 2)
+   *   + 8 x 9) = 177 + 8 x 4353 = 35001.  Executed (the compiled count): the
+   *   fused block merged with its transpose, as for tet4 above, with 8
+   *   distinct gradient points. */
+  expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 15208, 35001,
          "hex8-elasticity qss_geo_linear");
 
   /* tet4 poisson_kappa, qss_geo_linear: as Poisson, with the update
    *   (vol kappa_q) (g_r . g_s): as written per (q, r, s) 1 + 5 + 2 = 8:
    *   51 + 4 x (1 + 6 + 16 x 8 + 4 x 3) = 51 + 4 x 147 = 639.
-   * Executed: Poisson's 236 plus vol kappa_q once per point (4): 240. */
-  expect(FEINT_TET4, FEINT_POISSON_KAPPA, FEINT_QSS_GEO_LINEAR, 240, 639,
+   * Executed (the compiled count): Poisson's 225 plus vol kappa_q once per
+   *   point (4): 229. */
+  expect(FEINT_TET4, FEINT_POISSON_KAPPA, FEINT_QSS_GEO_LINEAR, 229, 639,
          "tet4-poisson_kappa qss_geo_linear");
 
   /* flops_useful: the minimum over the six variants. */
