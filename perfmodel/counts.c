@@ -314,10 +314,11 @@ feint_status feint_pm_counts_get(feint_element element, feint_problem problem,
    * it is the useful work of the case, not a promise that geo_linear runs;
    * the loop order matters only for elasticity's block forms). */
   c.flops_useful = c.flops;
-  for (int l = 0; l < FEINT_PM_LOOP_ORDER_COUNT; l++) {
-    const long long f = feint_pm_dag_flops(element, problem, (feint_pm_loop_order)l, 1);
-    if (f < 0) c.flops_useful = -1;
-    if (c.flops_useful >= 0 && f < c.flops_useful) c.flops_useful = f;
+  for (int l = 0; l < FEINT_PM_LOOP_ORDER_COUNT && c.flops_useful > 0; l++) {
+    const long long f = l == (int)lo && geo_linear
+                            ? c.flops
+                            : feint_pm_dag_flops(element, problem, (feint_pm_loop_order)l, 1);
+    c.flops_useful = f < 0 ? -1 : f < c.flops_useful ? f : c.flops_useful;
   }
   FEINT_CHECK(c.flops > 0 && c.flops_useful > 0, FEINT_ERR_ALLOC,
               "out of memory counting the flops of %s-%s", feint_pm_element_name(element),
