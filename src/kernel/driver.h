@@ -58,6 +58,84 @@
 #define FEINT_CAT(a, b) FEINT_CAT_(a, b)
 #define FEINT_VFN(prefix, suffix) FEINT_CAT(FEINT_CAT(prefix, FEINT_VARIANT_NAME), suffix)
 
+/* One block of one case: the variant's element function on every SIMD lane
+ * (omp simd, lane stride FEINT_B), geo and coef in, A and b out, all in the
+ * blocked order: feint_block_<variant>_<ET>_<PB>, inlined into the host
+ * loop below.  The mesh and operator loops (driver_mesh.h,
+ * driver_operator.h) take the same block through
+ * FEINT_VFN(feint_block_, _shared), where hex8's is out of line (noinline):
+ * one copy for both loops.  Inlined three times, the hex8 kernels made the
+ * -O3 build of the six variant files cost 55 min of a Zen 3 core
+ * (ssq_geo_generic.c alone 16.6); now 19 (4.8).  The host loop keeps its
+ * own inlined copy: out of line there, hex8 Poisson sqs_geo_linear ran 1.3x
+ * slower (blocked, one thread, in cache, Zen 3: 156-168 ns per element
+ * against 121-123, the same instruction count by callgrind; restrict,
+ * alignment and a shifted stack frame did not help), qss_geo_linear 1.1x.
+ * The mesh loops pay that price on hex8: the recomputed operator of
+ * feint_bench_operator (hex8 Poisson, qss_geo_linear, 2 threads) went from
+ * 82.8-84.1 to 88.9-89.6 ns per element (min of 4 alternated runs), the
+ * assembly of feint_bench_assembly by 0-3% (its scatter dominates).
+ * tet4 and prism6 stay inlined everywhere (small kernels, cheap to
+ * compile).  Checking builds (FEINT_NO_UNROLL: sanitizers) put every case
+ * out of line. */
+#define FEINT_BLOCK_FN(ET, PB) \
+  FEINT_CAT(FEINT_VFN(feint_block_, _), FEINT_CAT(ET, FEINT_CAT(_, PB)))
+#define FEINT_BLOCK_FN_OOL(ET, PB) \
+  FEINT_CAT(FEINT_VFN(feint_block_ool_, _), FEINT_CAT(ET, FEINT_CAT(_, PB)))
+#ifdef FEINT_NO_UNROLL
+#define FEINT_BLOCK_INLINE static __attribute__((noinline))
+#else
+#define FEINT_BLOCK_INLINE FEINT_INLINE
+#endif
+#define FEINT_BLOCK_FN_DEF(ET, PB)                                                             \
+  FEINT_BLOCK_INLINE void FEINT_BLOCK_FN(ET, PB)(const double *geo, const double *coef,        \
+                                                 double *A, double *b) {                       \
+    FEINT_OMP(simd)                                                                            \
+    for (int lane = 0; lane < FEINT_B; lane++)                                                 \
+      FEINT_ELEMENT_FN(FEINT_##ET, FEINT_##PB, geo + lane, coef + lane, FEINT_B, A + lane,     \
+                       b + lane, FEINT_B);                                                     \
+  }
+FEINT_FOR_EACH_CASE(FEINT_BLOCK_FN_DEF)
+#undef FEINT_BLOCK_FN_DEF
+/* hex8's out-of-line copy (A, b: the callers' 64-byte aligned locals) */
+#define FEINT_BLOCK_OOL_DEF_HEX8(ET, PB)                                                      \
+  static __attribute__((noinline)) void FEINT_BLOCK_FN_OOL(ET, PB)(                           \
+      const double *restrict geo, const double *restrict coef, double *restrict A,           \
+      double *restrict b) {                                                                  \
+    FEINT_BLOCK_FN(ET, PB)(geo, coef, __builtin_assume_aligned(A, 64),                       \
+                           __builtin_assume_aligned(b, 64));                                  \
+  }
+#define FEINT_BLOCK_OOL_DEF_TET4(ET, PB)
+#define FEINT_BLOCK_OOL_DEF_PRISM6(ET, PB)
+#define FEINT_BLOCK_OOL_DEF(ET, PB) FEINT_BLOCK_OOL_DEF_##ET(ET, PB)
+FEINT_FOR_EACH_CASE(FEINT_BLOCK_OOL_DEF)
+#undef FEINT_BLOCK_OOL_DEF
+
+/* The block of case (et, pb), inlined (host loop) or shared (mesh and
+ * operator loops: hex8 out of line); literal et, pb fold each chain to one
+ * call. */
+FEINT_INLINE void FEINT_VFN(feint_block_, _host)(const int et, const int pb, const double *geo,
+                                                 const double *coef, double *A, double *b) {
+#define FEINT_BLOCK_CASE(ET, PB)             \
+  if (et == FEINT_##ET && pb == FEINT_##PB)  \
+    FEINT_BLOCK_FN(ET, PB)(geo, coef, A, b); \
+  else
+  FEINT_FOR_EACH_CASE(FEINT_BLOCK_CASE) {}
+#undef FEINT_BLOCK_CASE
+}
+#define FEINT_BLOCK_CALL_TET4 FEINT_BLOCK_FN
+#define FEINT_BLOCK_CALL_PRISM6 FEINT_BLOCK_FN
+#define FEINT_BLOCK_CALL_HEX8 FEINT_BLOCK_FN_OOL
+FEINT_INLINE void FEINT_VFN(feint_block_, _shared)(const int et, const int pb, const double *geo,
+                                                   const double *coef, double *A, double *b) {
+#define FEINT_BLOCK_CASE(ET, PB)                      \
+  if (et == FEINT_##ET && pb == FEINT_##PB)           \
+    FEINT_BLOCK_CALL_##ET(ET, PB)(geo, coef, A, b);   \
+  else
+  FEINT_FOR_EACH_CASE(FEINT_BLOCK_CASE) {}
+#undef FEINT_BLOCK_CASE
+}
+
 /* The blocks of one case, shared among the threads of the enclosing parallel
  * region.  Called with literal et and pb inside that region, so the
  * constants reach the outlined code and every inner loop unrolls.  Per
@@ -97,9 +175,7 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     } else {
       coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf, tmp_buf);
     }
-    FEINT_OMP(simd)
-    for (int lane = 0; lane < FEINT_B; lane++)
-      FEINT_ELEMENT_FN(et, pb, geo + lane, coef + lane, FEINT_B, A_buf + lane, b_buf + lane, FEINT_B);
+    FEINT_VFN(feint_block_, _host)(et, pb, geo, coef, A_buf, b_buf);
     if (feint_problem_symmetric(pb) && lout == FEINT_LAYOUT_PACKED) {
       /* the upper triangles, compacted in L1, then out as natural rows */
       feint_block_pack_upper(A_buf, nd);

@@ -14,7 +14,8 @@
  * (kernel/gather.h's feint_gather_block); no per-element geometry array
  * exists in memory.  The
  * variant's element function then runs lane-parallel (omp simd) on the
- * buffer, exactly as in kernel/driver.h.
+ * buffer: the case's block of kernel/driver.h (FEINT_VFN(feint_block_,
+ * _shared): hex8's out of line, one copy shared with the operator loop).
  *
  * Output paths (ka->output):
  * Elements go in chunks of ka->chunk_len consecutive ones (a multiple of
@@ -90,9 +91,8 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_prefetch_, _host)(const feint_mesh_kernel
 
 /* Gather elements [i0, i0 + nvalid) into blocked buffers (kernel/gather.h),
  * run the variant on every lane, and send the block to output `out` (a
- * run-time value: the element function is instantiated once per case,
- * whatever the output).  Lanes past nvalid repeat lane 0's element and are
- * discarded. */
+ * run-time value: one call of the case's block function, whatever the
+ * output).  Lanes past nvalid repeat lane 0's element and are discarded. */
 FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_args *ka,
                                                       const int et, const int pb, const int out,
                                                       const size_t i0, const int nvalid) {
@@ -107,9 +107,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
   FEINT_VFN(feint_mesh_prefetch_, _host)(ka, et, pb, out, i0);
   const double *cf = feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, i0,
                                         nvalid, geo, coef);
-  FEINT_OMP(simd)
-  for (int lane = 0; lane < FEINT_B; lane++)
-    FEINT_ELEMENT_FN(et, pb, geo + lane, cf + lane, FEINT_B, A + lane, b + lane, FEINT_B);
+  FEINT_VFN(feint_block_, _shared)(et, pb, geo, cf, A, b);
 
   if (out == FEINT_MESH_OUT_ELEMENT) { /* as kernel/driver.h's blocks leave */
     double tmp[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));

@@ -10,9 +10,10 @@
  * Host mapping: as kernel/driver_mesh.h - a block of FEINT_BLOCK_LEN
  * elements at a time, each lane's vertex coordinates gathered through the
  * connectivity into a blocked buffer (no geometry array exists), the
- * variant's element function lane-parallel (omp simd) into a block buffer
- * A[nd * nd][B] that stays in L1, then x_e gathered (x[dof of row r of lane
- * l]), y_e = A^e x_e lane-parallel, and y_e added into y.  The elements go
+ * variant's element function lane-parallel (the case's shared block,
+ * kernel/driver.h) into a block buffer A[nd * nd][B] that stays in L1,
+ * then x_e gathered (x[dof of row r of lane l]), y_e = A^e x_e
+ * lane-parallel, and y_e added into y.  The elements go
  * in chunks of consecutive ones (feint_assembly_chunks), each run in order
  * by one thread: chunk colour by chunk colour with plain additions (no two
  * chunks of a colour share a vertex; each entry gets its contributions in
@@ -71,9 +72,9 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
   const double *cf = feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, i0,
                                         nvalid, geo, coef);
   feint_gather_dofs_block(et, pb, conn, ka->x, elem, xe);
+  FEINT_VFN(feint_block_, _shared)(et, pb, geo, cf, A, b);
   FEINT_OMP(simd)
   for (int lane = 0; lane < FEINT_B; lane++) {
-    FEINT_ELEMENT_FN(et, pb, geo + lane, cf + lane, FEINT_B, A + lane, b + lane, FEINT_B);
     FEINT_UNROLL
     for (int r = 0; r < nd; r++) {
       double s = 0.0;
