@@ -213,28 +213,23 @@ flop-census: $(BUILD)/bin/perfmodel
 # Sanitizer build: the kernels' forced full unrolling is switched off
 # (FEINT_NO_UNROLL): instrumented, fully unrolled prism loop nests take many
 # minutes to compile, and the checks are about memory and UB, not speed.
-# With clang its objects also carry libFuzzer's coverage instrumentation
-# (-fsanitize=fuzzer-no-link, inert unless a fuzzer is linked), so `make
-# fuzz` links against the same build-sanitize/ library instead of compiling
-# the six variant files a second time (CI runs both; at -O1 each build of
-# them costs ~30 min of a Zen 3 core).
-# -Wno-pass-failed: with coverage instrumentation clang cannot honour every
-# `omp simd` of the kernels at -O1 (correctness is what is checked, not speed).
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-SAN_BUILD := build-sanitize
-SAN_OPT := -O1 -g -fno-omit-frame-pointer $(SAN_FLAGS) -DFEINT_NO_UNROLL \
-  $(if $(IS_CLANG),-fsanitize=fuzzer-no-link -Wno-pass-failed)
 sanitize:
-	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) OPT="$(SAN_OPT)" CFLAGS_UNROLL= LDFLAGS="$(SAN_FLAGS)" check
+	@$(MAKE) --no-print-directory BUILD=build-sanitize OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DFEINT_NO_UNROLL" CFLAGS_UNROLL= LDFLAGS="-fsanitize=address,undefined" check
 
 # ---- fuzzing (libFuzzer; clang only) ------------------------------------------
 # Every fuzz/fuzz_<name>.c is a target (LLVMFuzzerTestOneInput) with its seed
 # corpus in fuzz/corpus/<name>/: drop in a file, and `make fuzz` builds it
-# against the sanitizer build's libfeint (coverage + ASan + UBSan, above) and
-# runs it for FUZZ_SECONDS (tools/run-fuzz.sh; any crash, leak or sanitizer
-# report fails).
+# against a libfeint instrumented for coverage + ASan + UBSan and runs it for
+# FUZZ_SECONDS (tools/run-fuzz.sh; any crash, leak or sanitizer report fails).
+# -Wno-pass-failed: with coverage instrumentation clang cannot honour every
+# `omp simd` of the kernels at -O1 (correctness is what is fuzzed, not speed).
+# A library of its own, not make sanitize's: sharing one with the coverage
+# instrumentation in it (its trace-cmp callbacks on every comparison of the
+# kernels' loops) kept t302 under the sanitizers running for over 16 min of
+# a Zen 3, longer than building the second library.
 FUZZ_SECONDS ?= 60
-FUZZ_BUILD := $(SAN_BUILD)
+FUZZ_BUILD := build-fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_SRCS := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS := $(patsubst fuzz/%.c,$(FUZZ_BUILD)/fuzz/%,$(FUZZ_SRCS))
 .PHONY: fuzz fuzz-build
@@ -243,10 +238,10 @@ fuzz: deps
 	@tools/run-fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 fuzz-build:
 	@if [ "$(IS_CLANG)" != 1 ]; then echo "make fuzz needs clang (libFuzzer): run 'make deps' as root" >&2; exit 1; fi
-	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) OPT="$(SAN_OPT)" CFLAGS_UNROLL= LDFLAGS="$(SAN_FLAGS)" $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN) -DFEINT_NO_UNROLL -Wno-pass-failed" CFLAGS_UNROLL= LDFLAGS="$(FUZZ_SAN)" $(FUZZ_BINS)
 $(FUZZ_BUILD)/fuzz/%: fuzz/%.c $(FUZZ_BUILD)/lib/libfeint.a $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -Wall -Wextra -O1 -g -fno-omit-frame-pointer -fopenmp -Iinclude -fsanitize=fuzzer $(SAN_FLAGS) $< -o $@ $(FUZZ_BUILD)/lib/libfeint.a -lm
+	$(CC) -std=c11 -Wall -Wextra -O1 -g -fno-omit-frame-pointer -fopenmp -Iinclude -fsanitize=fuzzer $(FUZZ_SAN) $< -o $@ $(FUZZ_BUILD)/lib/libfeint.a -lm
 
 info:
 	@echo "CC       = $(CC) ($(shell $(CC) --version 2>/dev/null | head -n1))"

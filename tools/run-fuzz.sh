@@ -6,7 +6,7 @@
 # without a crash, leak, sanitizer report or timeout; a failing input is kept
 # as BUILD/fuzz-artifacts/<name>-crash-*.  Closes with "N passed, N failed".
 set -u
-build=${1:-build-sanitize}
+build=${1:-build-fuzz}
 seconds=${2:-60}
 pass=0 fail=0
 for t in "$build"/fuzz/fuzz_*; do
