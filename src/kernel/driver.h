@@ -62,9 +62,8 @@
  * (omp simd, lane stride FEINT_B), geo and coef in, A and b out, all in the
  * blocked order: feint_block_<variant>_<ET>_<PB>, inlined into the host
  * loop below.  The mesh and operator loops (driver_mesh.h,
- * driver_operator.h) take the same block through
- * FEINT_VFN(feint_block_, _shared), where hex8's is out of line (noinline):
- * one copy for both loops.  Inlined three times, the hex8 kernels made the
+ * driver_operator.h) take the same block with shared = 1, where hex8's is
+ * out of line (noinline): one copy for both loops.  Inlined three times, the hex8 kernels made the
  * -O3 build of the six variant files cost 55 min of a Zen 3 core
  * (ssq_geo_generic.c alone 16.6); now 19 (4.8).  The host loop keeps its
  * own inlined copy: out of line there, hex8 Poisson sqs_geo_linear ran 1.3x
@@ -111,27 +110,22 @@ FEINT_FOR_EACH_CASE(FEINT_BLOCK_FN_DEF)
 FEINT_FOR_EACH_CASE(FEINT_BLOCK_OOL_DEF)
 #undef FEINT_BLOCK_OOL_DEF
 
-/* The block of case (et, pb), inlined (host loop) or shared (mesh and
- * operator loops: hex8 out of line); literal et, pb fold each chain to one
- * call. */
-FEINT_INLINE void FEINT_VFN(feint_block_, _host)(const int et, const int pb, const double *geo,
-                                                 const double *coef, double *A, double *b) {
-#define FEINT_BLOCK_CASE(ET, PB)             \
-  if (et == FEINT_##ET && pb == FEINT_##PB)  \
-    FEINT_BLOCK_FN(ET, PB)(geo, coef, A, b); \
-  else
-  FEINT_FOR_EACH_CASE(FEINT_BLOCK_CASE) {}
-#undef FEINT_BLOCK_CASE
-}
-#define FEINT_BLOCK_CALL_TET4 FEINT_BLOCK_FN
-#define FEINT_BLOCK_CALL_PRISM6 FEINT_BLOCK_FN
-#define FEINT_BLOCK_CALL_HEX8 FEINT_BLOCK_FN_OOL
-FEINT_INLINE void FEINT_VFN(feint_block_, _shared)(const int et, const int pb, const double *geo,
-                                                   const double *coef, double *A, double *b) {
-#define FEINT_BLOCK_CASE(ET, PB)                      \
-  if (et == FEINT_##ET && pb == FEINT_##PB)           \
-    FEINT_BLOCK_CALL_##ET(ET, PB)(geo, coef, A, b);   \
-  else
+/* The block of case (et, pb): inlined (shared = 0: host loop) or the copy
+ * the mesh and operator loops share (shared = 1: hex8 out of line); literal
+ * et, pb, shared fold the chain to one call. */
+#define FEINT_BLOCK_SHARED_TET4 FEINT_BLOCK_FN
+#define FEINT_BLOCK_SHARED_PRISM6 FEINT_BLOCK_FN
+#define FEINT_BLOCK_SHARED_HEX8 FEINT_BLOCK_FN_OOL
+FEINT_INLINE void FEINT_VFN(feint_block_, _host)(const int et, const int pb, const int shared,
+                                                 const double *geo, const double *coef, double *A,
+                                                 double *b) {
+#define FEINT_BLOCK_CASE(ET, PB)                        \
+  if (et == FEINT_##ET && pb == FEINT_##PB) {           \
+    if (shared)                                         \
+      FEINT_BLOCK_SHARED_##ET(ET, PB)(geo, coef, A, b); \
+    else                                                \
+      FEINT_BLOCK_FN(ET, PB)(geo, coef, A, b);          \
+  } else
   FEINT_FOR_EACH_CASE(FEINT_BLOCK_CASE) {}
 #undef FEINT_BLOCK_CASE
 }
@@ -175,7 +169,7 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     } else {
       coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf, tmp_buf);
     }
-    FEINT_VFN(feint_block_, _host)(et, pb, geo, coef, A_buf, b_buf);
+    FEINT_VFN(feint_block_, _host)(et, pb, 0, geo, coef, A_buf, b_buf);
     if (feint_problem_symmetric(pb) && lout == FEINT_LAYOUT_PACKED) {
       /* the upper triangles, compacted in L1, then out as natural rows */
       feint_block_pack_upper(A_buf, nd);

@@ -14,8 +14,8 @@
  * (kernel/gather.h's feint_gather_block); no per-element geometry array
  * exists in memory.  The
  * variant's element function then runs lane-parallel (omp simd) on the
- * buffer: the case's block of kernel/driver.h (FEINT_VFN(feint_block_,
- * _shared): hex8's out of line, one copy shared with the operator loop).
+ * buffer: the case's block of kernel/driver.h (shared = 1: hex8's out of
+ * line, one copy shared with the operator loop).
  *
  * Output paths (ka->output):
  * Elements go in chunks of ka->chunk_len consecutive ones (a multiple of
@@ -107,7 +107,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
   FEINT_VFN(feint_mesh_prefetch_, _host)(ka, et, pb, out, i0);
   const double *cf = feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, i0,
                                         nvalid, geo, coef);
-  FEINT_VFN(feint_block_, _shared)(et, pb, geo, cf, A, b);
+  FEINT_VFN(feint_block_, _host)(et, pb, 1, geo, cf, A, b);
 
   if (out == FEINT_MESH_OUT_ELEMENT) { /* as kernel/driver.h's blocks leave */
     double tmp[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
