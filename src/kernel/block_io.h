@@ -160,11 +160,13 @@ FEINT_INLINE void feint_block_transpose(const double *src, int sk, int sl, doubl
  * than the plain blocked copy, which this matches), and up to 1.4 times
  * slower with 1 thread (576 entries per element). */
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
-FEINT_INLINE void feint_block_stream_natural(const double *buf, double *chunk, int size) {
+/* Entries [k0, k1) of every lane (k0 and k1 multiples of 8). */
+FEINT_INLINE void feint_block_stream_natural_range(const double *buf, double *chunk, int size,
+                                                   int k0, int k1) {
   FEINT_UNROLL
   for (int g = 0; g < FEINT_B; g += 4)
     FEINT_UNROLL
-    for (int k = 0; k < size; k += 8) {
+    for (int k = k0; k < k1; k += 8) {
       feint_v4d lo[4], hi[4];
       feint_tile4(buf, FEINT_B, 1, g, k, lo);
       feint_tile4(buf, FEINT_B, 1, g, k + 4, hi);
@@ -174,6 +176,9 @@ FEINT_INLINE void feint_block_stream_natural(const double *buf, double *chunk, i
         __builtin_nontemporal_store(hi[j], (feint_v4d *)(chunk + (g + j) * size + k + 4));
       }
     }
+}
+FEINT_INLINE void feint_block_stream_natural(const double *buf, double *chunk, int size) {
+  feint_block_stream_natural_range(buf, chunk, size, 0, size);
 }
 
 /* The first line of row j of lanes g..g+3 (entries [0, 8 - o)), at row. */
@@ -399,6 +404,48 @@ FEINT_INLINE void feint_block_store(double *dst, const double *buf, int len) {
   if (i < len) feint_stream1(buf + i, dst + i), i++;
 #endif
   for (; i < len; i++) dst[i] = buf[i];
+}
+
+/* Where a kernel that finishes A^e row range by row range (FEINT_ROW_FN,
+ * kernel/driver.h) sends each range as soon as it is final: the chunk of
+ * a full block of the output (NULL: the driver copies the whole block out
+ * afterwards), and its layout.  Sending rows while the next ones are
+ * computed overlaps the output stream with the arithmetic; copied out
+ * after the block, the streaming stores fill the store queue and the
+ * arithmetic waits for them to drain (bench/results/hex8_elasticity_limits,
+ * addendum 7). */
+typedef struct {
+  double *chunk;
+  int layout;
+} feint_rows_sink;
+
+/* Can rows of `row` entries (the rows of one node: N_C rows of nd) go out
+ * to this destination chunk as they are finished?  Blocked: any; natural:
+ * whole cache lines (a node's rows a multiple of 8 entries, the chunk
+ * 64-byte aligned) */
+FEINT_INLINE int feint_rows_sink_ok(int layout, const double *chunk, int row) {
+#if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
+  if (layout == FEINT_LAYOUT_BLOCKED) return 1;
+  return row % 8 == 0 && ((uintptr_t)chunk & 63u) == 0;
+#else
+  (void)layout, (void)chunk, (void)row;
+  return 0;
+#endif
+}
+
+/* Entries [k0, k1) of every lane's matrix (size entries) in the blocked
+ * buffer buf are final: stream them to the sink's chunk. */
+FEINT_INLINE void feint_rows_out(const feint_rows_sink *sink, const double *buf, int size, int k0,
+                                 int k1) {
+#if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
+  if (!sink || !sink->chunk) return;
+  if (sink->layout == FEINT_LAYOUT_BLOCKED)
+    feint_block_store(sink->chunk + k0 * FEINT_B, buf + k0 * FEINT_B, (k1 - k0) * FEINT_B);
+  else
+    feint_block_stream_natural_range(buf, sink->chunk, size, k0, k1);
+#else
+  (void)sink, (void)buf, (void)size, (void)k0, (void)k1;
+#endif
 }
 
 /* Ask for the `bytes` bytes from p on to be brought into the cache, a

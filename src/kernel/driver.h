@@ -4,7 +4,8 @@
  *   FEINT_VARIANT_NAME   the variant's name, e.g. qss_geo_linear
  *   FEINT_ELEMENT_FN     its per-element function, called as
  *       FEINT_ELEMENT_FN(et, pb, geo, coef, in_stride, A, b, out_stride)
- * ).  It defines  void feint_variant_<name>_host(const feint_kernel_args *).
+ * and optionally the same split in two stages, FEINT_TERMS_FN, FEINT_TERMS_LEN
+ * and FEINT_ROW_FN (below: "Node row by node row")).  It defines  void feint_variant_<name>_host(const feint_kernel_args *).
  *
  * Host mapping: OpenMP threads own contiguous ranges of blocks of
  * FEINT_BLOCK_LEN elements (schedule(static): equal work per element, and
@@ -14,8 +15,9 @@
  * every block in the blocked order whatever the caller's layout: natural
  * chunks are transposed through L1 buffers with contiguous loads and stores
  * (block_io.h), so the hot loop has no gathers or scatters, and outputs
- * leave with streaming stores; the inputs of a block a few blocks ahead are
- * prefetched.  Elasticity with per-element lambda, mu runs
+ * leave with streaming stores (large A^e row by row while the kernel
+ * computes the next rows, where the variant offers it: FEINT_ROW_FN); the
+ * inputs of a block a few blocks ahead are prefetched.  Elasticity with per-element lambda, mu runs
  * on elasticity_qp's instantiation: its coefficient block is expanded to
  * per-point records in L1 first (physics.h, FEINT_FOR_EACH_KERNEL_CASE),
  * unless the variant defines FEINT_VARIANT_OWN_ELASTICITY (SSQ), which
@@ -58,14 +60,58 @@
 #define FEINT_CAT(a, b) FEINT_CAT_(a, b)
 #define FEINT_VFN(prefix, suffix) FEINT_CAT(FEINT_CAT(prefix, FEINT_VARIANT_NAME), suffix)
 
+/* Node row by node row (a variant that defines FEINT_TERMS_FN, its
+ * per-element terms in FEINT_TERMS_LEN doubles, and FEINT_ROW_FN, one node
+ * row of A^e and b^e from them: SSQ): the terms of every lane into an L1
+ * buffer, then per node row r a lane-parallel FEINT_ROW_FN, and rows
+ * N_C r .. N_C r + N_C - 1, final now, out to the sink while the next row
+ * computes.  Used where A^e is large (hex8 and prism6 elasticity: a 24 x 24
+ * blocked A_buf is 36 KiB, more than an L1): copied out after the block,
+ * its streaming stores left the FMA units idle (hex8_elasticity_limits,
+ * addendum 7).  Elsewhere the whole element runs in one lane loop. */
+#ifdef FEINT_ROW_FN
+FEINT_INLINE int FEINT_VFN(feint_block_rows_, _case)(const int et, const int pb) {
+  return feint_problem_dofs(et, pb) >= 18;
+}
+FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, const double *geo,
+                                                 const double *coef, double *A, double *b,
+                                                 const feint_rows_sink *sink) {
+  const int nc = feint_problem_comps(pb), nd = feint_problem_dofs(et, pb);
+  double P[FEINT_TERMS_LEN * FEINT_B] __attribute__((aligned(64)));
+  FEINT_OMP(simd)
+  for (int lane = 0; lane < FEINT_B; lane++)
+    FEINT_TERMS_FN(et, geo + lane, FEINT_B, P + lane, FEINT_B);
+  FEINT_UNROLL
+  for (int r = 0; r < feint_elem_nodes(et); r++) {
+    FEINT_OMP(simd)
+    for (int lane = 0; lane < FEINT_B; lane++) {
+      feint_coefs c;
+      feint_load_coeffs(et, pb, coef + lane, FEINT_B, &c);
+      FEINT_ROW_FN(et, pb, r, P + lane, FEINT_B, &c, A + lane, b + lane, FEINT_B);
+    }
+    feint_rows_out(sink, A, nd * nd, nc * r * nd, nc * (r + 1) * nd);
+  }
+}
+#else
+FEINT_INLINE int FEINT_VFN(feint_block_rows_, _case)(const int et, const int pb) {
+  (void)et, (void)pb;
+  return 0;
+}
+FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, const double *geo,
+                                                 const double *coef, double *A, double *b,
+                                                 const feint_rows_sink *sink) {
+  (void)et, (void)pb, (void)geo, (void)coef, (void)A, (void)b, (void)sink;
+}
+#endif
+
 /* One block of one case: the variant's element function on every SIMD lane
  * (omp simd, lane stride FEINT_B), geo and coef in, A and b out, all in the
  * blocked order: feint_block_<variant>_<ET>_<PB>, inlined into the host
  * loop below.  The mesh and operator loops (driver_mesh.h,
  * driver_operator.h) take the same block with shared = 1, where hex8's is
- * out of line (noinline): one copy for both loops.  Inlined three times, the hex8 kernels made the
- * -O3 build of the six variant files cost 55 min of a Zen 3 core
- * (ssq_geo_generic.c alone 16.6); now 19 (4.8).  The host loop keeps its
+ * out of line (noinline): one copy for both loops.  Inlined three times,
+ * the hex8 kernels made the -O3 build of the six variant files cost 55 min
+ * of a Zen 3 core (ssq_geo_generic.c alone 16.6); now 19 (4.8).  The host loop keeps its
  * own inlined copy: out of line there, hex8 Poisson sqs_geo_linear ran 1.3x
  * slower (blocked, one thread, in cache, Zen 3: 156-168 ns per element
  * against 121-123, the same instruction count by callgrind; restrict,
@@ -88,7 +134,12 @@
 #endif
 #define FEINT_BLOCK_FN_DEF(ET, PB)                                                             \
   FEINT_BLOCK_INLINE void FEINT_BLOCK_FN(ET, PB)(const double *geo, const double *coef,        \
-                                                 double *A, double *b) {                       \
+                                                 double *A, double *b,                         \
+                                                 const feint_rows_sink *sink) {                \
+    if (FEINT_VFN(feint_block_rows_, _case)(FEINT_##ET, FEINT_##PB)) {                        \
+      FEINT_VFN(feint_block_rows_, )(FEINT_##ET, FEINT_##PB, geo, coef, A, b, sink);          \
+      return;                                                                                  \
+    }                                                                                          \
     FEINT_OMP(simd)                                                                            \
     for (int lane = 0; lane < FEINT_B; lane++)                                                 \
       FEINT_ELEMENT_FN(FEINT_##ET, FEINT_##PB, geo + lane, coef + lane, FEINT_B, A + lane,     \
@@ -100,9 +151,9 @@ FEINT_FOR_EACH_CASE(FEINT_BLOCK_FN_DEF)
 #define FEINT_BLOCK_OOL_DEF_HEX8(ET, PB)                                                      \
   static __attribute__((noinline)) void FEINT_BLOCK_FN_OOL(ET, PB)(                           \
       const double *restrict geo, const double *restrict coef, double *restrict A,           \
-      double *restrict b) {                                                                  \
+      double *restrict b, const feint_rows_sink *sink) {                                     \
     FEINT_BLOCK_FN(ET, PB)(geo, coef, __builtin_assume_aligned(A, 64),                       \
-                           __builtin_assume_aligned(b, 64));                                  \
+                           __builtin_assume_aligned(b, 64), sink);                            \
   }
 #define FEINT_BLOCK_OOL_DEF_TET4(ET, PB)
 #define FEINT_BLOCK_OOL_DEF_PRISM6(ET, PB)
@@ -118,13 +169,13 @@ FEINT_FOR_EACH_CASE(FEINT_BLOCK_OOL_DEF)
 #define FEINT_BLOCK_SHARED_HEX8 FEINT_BLOCK_FN_OOL
 FEINT_INLINE void FEINT_VFN(feint_block_, _host)(const int et, const int pb, const int shared,
                                                  const double *geo, const double *coef, double *A,
-                                                 double *b) {
-#define FEINT_BLOCK_CASE(ET, PB)                        \
-  if (et == FEINT_##ET && pb == FEINT_##PB) {           \
-    if (shared)                                         \
-      FEINT_BLOCK_SHARED_##ET(ET, PB)(geo, coef, A, b); \
-    else                                                \
-      FEINT_BLOCK_FN(ET, PB)(geo, coef, A, b);          \
+                                                 double *b, const feint_rows_sink *sink) {
+#define FEINT_BLOCK_CASE(ET, PB)                              \
+  if (et == FEINT_##ET && pb == FEINT_##PB) {                 \
+    if (shared)                                               \
+      FEINT_BLOCK_SHARED_##ET(ET, PB)(geo, coef, A, b, sink); \
+    else                                                      \
+      FEINT_BLOCK_FN(ET, PB)(geo, coef, A, b, sink);          \
   } else
   FEINT_FOR_EACH_CASE(FEINT_BLOCK_CASE) {}
 #undef FEINT_BLOCK_CASE
@@ -148,7 +199,8 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
   const int lin = ka->layout_in, lout = ka->layout_out;
   FEINT_OMP(for schedule(static))
   for (size_t blk = 0; blk < num_blk; blk++) {
-    const int nvalid = num_elem - blk * FEINT_B < FEINT_B ? (int)(num_elem - blk * FEINT_B) : FEINT_B;
+    const int nvalid =
+        num_elem - blk * FEINT_B < FEINT_B ? (int)(num_elem - blk * FEINT_B) : FEINT_B;
     double geo_buf[3 * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
     double coef_buf[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
     double A_buf[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
@@ -169,8 +221,16 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     } else {
       coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf, tmp_buf);
     }
-    FEINT_VFN(feint_block_, _host)(et, pb, 0, geo, coef, A_buf, b_buf);
-    if (feint_problem_symmetric(pb) && lout == FEINT_LAYOUT_PACKED) {
+    /* a full block's A^e rows may leave as the kernel finishes them */
+    feint_rows_sink sink = {NULL, lout};
+    if (nvalid == FEINT_B && lout != FEINT_LAYOUT_PACKED) {
+      double *A_chunk = ka->A + blk * FEINT_B * (size_t)(nd * nd);
+      if (feint_rows_sink_ok(lout, A_chunk, feint_problem_comps(pb) * nd)) sink.chunk = A_chunk;
+    }
+    FEINT_VFN(feint_block_, _host)(et, pb, 0, geo, coef, A_buf, b_buf, &sink);
+    if (sink.chunk && FEINT_VFN(feint_block_rows_, _case)(et, pb)) {
+      /* A^e is out already */
+    } else if (feint_problem_symmetric(pb) && lout == FEINT_LAYOUT_PACKED) {
       /* the upper triangles, compacted in L1, then out as natural rows */
       feint_block_pack_upper(A_buf, nd);
       feint_block_out(FEINT_LAYOUT_NATURAL, ka->A, feint_packed_entries(nd), blk, nvalid, A_buf,

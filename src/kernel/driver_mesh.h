@@ -107,7 +107,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
   FEINT_VFN(feint_mesh_prefetch_, _host)(ka, et, pb, out, i0);
   const double *cf = feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, i0,
                                         nvalid, geo, coef);
-  FEINT_VFN(feint_block_, _host)(et, pb, 1, geo, cf, A, b);
+  FEINT_VFN(feint_block_, _host)(et, pb, 1, geo, cf, A, b, NULL);
 
   if (out == FEINT_MESH_OUT_ELEMENT) { /* as kernel/driver.h's blocks leave */
     double tmp[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));

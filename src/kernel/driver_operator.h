@@ -72,7 +72,7 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
   const double *cf = feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, i0,
                                         nvalid, geo, coef);
   feint_gather_dofs_block(et, pb, conn, ka->x, elem, xe);
-  FEINT_VFN(feint_block_, _host)(et, pb, 1, geo, cf, A, b);
+  FEINT_VFN(feint_block_, _host)(et, pb, 1, geo, cf, A, b, NULL);
   FEINT_OMP(simd)
   for (int lane = 0; lane < FEINT_B; lane++) {
     FEINT_UNROLL
