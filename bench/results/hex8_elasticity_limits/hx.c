@@ -1,13 +1,13 @@
 /* hex8 elasticity (per element lambda, mu, body force) through feint_integrate, trusted:
- * args: layout variant n reps */
+ * args: layout variant n reps [off: A^e shifted by off doubles from a 64-byte boundary] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <omp.h>
 #include "feint.h"
 int main(int argc, char **argv) {
-  int lay = atoi(argv[1]), var = atoi(argv[2]); size_t n = (size_t)atol(argv[3]); int reps = atoi(argv[4]);
+  int lay = atoi(argv[1]), var = atoi(argv[2]); size_t n = (size_t)atol(argv[3]); int reps = atoi(argv[4]); int off = argc > 5 ? atoi(argv[5]) : 0;
   static const double ref[8][3] = {{0,0,0},{1,0,0},{1,1,0},{0,1,0},{0,0,1},{1,0,1},{1,1,1},{0,1,1}};
-  double *g = aligned_alloc(64, n * 24 * 8), *A = aligned_alloc(64, n * 576 * 8), *b = aligned_alloc(64, n * 24 * 8);
+  double *g = aligned_alloc(64, n * 24 * 8), *A0 = aligned_alloc(64, n * 576 * 8 + 64), *A = A0 + off, *b = aligned_alloc(64, n * 24 * 8);
   srand(1);
   for (size_t e = 0; e < n; e++) {
     double s = 1 + 0.1 * rand() / RAND_MAX;
@@ -30,6 +30,6 @@ int main(int argc, char **argv) {
     if (st) { printf("status %d %s\n", st, feint_last_error()); return 1; }
     if (t < best) best = t;
   }
-  printf("hex8 elasticity var %d layout %d: %.1f ns/elem\n", var, lay, best / n * 1e9);
+  printf("hex8 elasticity var %d layout %d off %d: %.1f ns/elem\n", var, lay, off, best / n * 1e9);
   return 0;
 }
