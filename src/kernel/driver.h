@@ -4,8 +4,9 @@
  *   FEINT_VARIANT_NAME   the variant's name, e.g. qss_geo_linear
  *   FEINT_ELEMENT_FN     its per-element function, called as
  *       FEINT_ELEMENT_FN(et, pb, geo, coef, in_stride, A, b, out_stride)
- * and optionally the same split in two stages, FEINT_TERMS_FN, FEINT_TERMS_LEN
- * and FEINT_ROW_FN (below: "Node row by node row")).  It defines  void feint_variant_<name>_host(const feint_kernel_args *).
+ * and optionally the same split in two stages, FEINT_TERMS_FN,
+ * FEINT_TERMS_LEN and FEINT_ROW_FN (below: "Node row by node row")).
+ * It defines  void feint_variant_<name>_host(const feint_kernel_args *).
  *
  * Host mapping: OpenMP threads own contiguous ranges of blocks of
  * FEINT_BLOCK_LEN elements (schedule(static): equal work per element, and
@@ -17,11 +18,12 @@
  * (block_io.h), so the hot loop has no gathers or scatters, and outputs
  * leave with streaming stores (large A^e row by row while the kernel
  * computes the next rows, where the variant offers it: FEINT_ROW_FN); the
- * inputs of a block a few blocks ahead are prefetched.  Elasticity with per-element lambda, mu runs
- * on elasticity_qp's instantiation: its coefficient block is expanded to
- * per-point records in L1 first (physics.h, FEINT_FOR_EACH_KERNEL_CASE),
- * unless the variant defines FEINT_VARIANT_OWN_ELASTICITY (SSQ), which
- * compiles elasticity's own cases.
+ * inputs of a block a few blocks ahead are prefetched.  Elasticity with
+ * per-element lambda, mu runs on elasticity_qp's instantiation: its
+ * coefficient block is expanded to per-point records in L1 first
+ * (physics.h, FEINT_FOR_EACH_KERNEL_CASE), unless the variant defines
+ * FEINT_VARIANT_OWN_ELASTICITY (SSQ), which compiles elasticity's own
+ * cases.
  * Packed output (symmetric problems): the
  * block's matrices are compacted to their upper triangles inside the L1
  * buffer (feint_block_pack_upper) and leave as natural rows of n(n+1)/2
@@ -111,8 +113,8 @@ FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, con
  * driver_operator.h) take the same block with shared = 1, where hex8's is
  * out of line (noinline): one copy for both loops.  Inlined three times,
  * the hex8 kernels made the -O3 build of the six variant files cost 55 min
- * of a Zen 3 core (ssq_geo_generic.c alone 16.6); now 19 (4.8).  The host loop keeps its
- * own inlined copy: out of line there, hex8 Poisson sqs_geo_linear ran 1.3x
+ * of a Zen 3 core (ssq_geo_generic.c alone 16.6); now 19 (4.8).  The host
+ * loop keeps its own inlined copy: out of line there, hex8 Poisson sqs_geo_linear ran 1.3x
  * slower (blocked, one thread, in cache, Zen 3: 156-168 ns per element
  * against 121-123, the same instruction count by callgrind; restrict,
  * alignment and a shifted stack frame did not help), qss_geo_linear 1.1x.
@@ -221,14 +223,16 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     } else {
       coef = feint_block_in(lin, ka->coeffs, coef_size, blk, nvalid, coef_buf, tmp_buf);
     }
-    /* a full block's A^e rows may leave as the kernel finishes them */
+    /* a case that runs node row by node row sends a full block's A^e rows
+     * out as it finishes them, where the destination allows */
     feint_rows_sink sink = {NULL, lout};
-    if (nvalid == FEINT_B && lout != FEINT_LAYOUT_PACKED) {
+    if (FEINT_VFN(feint_block_rows_, _case)(et, pb) && nvalid == FEINT_B &&
+        lout != FEINT_LAYOUT_PACKED) {
       double *A_chunk = ka->A + blk * FEINT_B * (size_t)(nd * nd);
       if (feint_rows_sink_ok(lout, A_chunk, feint_problem_comps(pb) * nd)) sink.chunk = A_chunk;
     }
     FEINT_VFN(feint_block_, _host)(et, pb, 0, geo, coef, A_buf, b_buf, &sink);
-    if (sink.chunk && FEINT_VFN(feint_block_rows_, _case)(et, pb)) {
+    if (sink.chunk) {
       /* A^e is out already */
     } else if (feint_problem_symmetric(pb) && lout == FEINT_LAYOUT_PACKED) {
       /* the upper triangles, compacted in L1, then out as natural rows */
