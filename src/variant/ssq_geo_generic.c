@@ -1,59 +1,60 @@
 /*
  * ssq_geo_generic.c - Algorithm 6 of seed 000: loop order S-S-Q, Jacobian
- * terms at every quadrature point, recomputed for every entry of A^e.
+ * terms at every quadrature point.
  *
- * Per element and entry (r, s): a sweep over the quadrature points computes
- * J, its inverse, vol and the global derivatives of shape functions r and s,
- * and accumulates A^e[r][s] (and b^e[r] when r == s); the entry is stored
- * at once.  The smallest working set (one accumulator), the most repeated
- * work (N_S^2-fold Jacobian terms) unless the compiler removes it.
+ * Per element: at each quadrature point J, its inverse, vol and the global
+ * derivatives of all shape functions into the terms P; then for each entry
+ * (r, s) a sweep over the quadrature points accumulates A^e[r][s] (and
+ * b^e[r] when r == s), stored at once (kernel/ssq_row.h, shared with
+ * ssq_geo_linear).  Algorithm 6 as printed recomputes the Jacobian terms
+ * for every entry; compiled fully unrolled, those recomputations were
+ * merged into one per point all the same (the flop census,
+ * bench/results/flop_census, counted equal flops before and after this
+ * split), so the terms are computed once per point here, in a stage of
+ * their own.  The host driver runs the two stages lane-parallel one after
+ * the other, node row r by node row, and streams each finished row out
+ * while the next is computed (FEINT_ROW_FN, kernel/driver.h).
  * Mapping: kernel/driver.h.
  */
-#include "kernel/geometry.h"
-#include "kernel/physics.h"
+#include "kernel/ssq_row.h"
+
+/* The element's terms (kernel/ssq_row.h): a Jacobian at every point. */
+FEINT_INLINE void ssq_geo_generic_terms(const int et, const double *geo, const int in_stride,
+                                        double *P, const int ps) {
+  double x[FEINT_MAX_NODES][3];
+  feint_load_nodes(et, geo, in_stride, x);
+  FEINT_UNROLL
+  for (int q = 0; q < feint_elem_qpts(et); q++) {
+    double J[3][3], Jinv[3][3];
+    feint_jacobian(et, q, x, J);
+    P[q * ps] = feint_invert3(J, Jinv) * feint_elem_qwt(et, q);
+    feint_ssq_store_psi(et, q, Jinv, P, ps);
+  }
+}
+
+/* Node row r of A^e and b^e from the terms (kernel/ssq_row.h). */
+FEINT_INLINE void ssq_geo_generic_row(const int et, const int pb, const int r, const double *P,
+                                      const int ps, const feint_coefs *coef, double *A, double *b,
+                                      const int out_stride) {
+  feint_ssq_row(et, pb, 0, r, P, ps, coef, A, b, out_stride);
+}
 
 FEINT_INLINE void ssq_geo_generic_element(const int et, const int pb, const double *geo,
                                           const double *coef_in, const int in_stride, double *A,
                                           double *b, const int out_stride) {
-  const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
-  const int nc = feint_problem_comps(pb), nd = nc * ns; /* components, dofs */
-  /* elasticity's block form (physics.h): the S form where lambda, mu are per
-   * element, else hoisted on prisms and hexahedra and fused on tet4 */
-  const int form = pb == FEINT_ELASTICITY ? 3 : ns > 4 ? 2 : 1;
-  double x[FEINT_MAX_NODES][3];
+  double P[FEINT_SSQ_TERMS_LEN];
   feint_coefs coef;
-  feint_load_nodes(et, geo, in_stride, x);
+  ssq_geo_generic_terms(et, geo, in_stride, P, 1);
   feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   FEINT_UNROLL
-  for (int r = 0; r < ns; r++)
-    FEINT_UNROLL
-    for (int s = 0; s < ns; s++) {
-      /* symmetric problems: below the diagonal, block (s, r)'s expressions,
-       * stored transposed, so that the compiler merges the two blocks */
-      const int t = feint_problem_symmetric(pb) && r > s, r0 = t ? s : r, s0 = t ? r : s;
-      double a[FEINT_MAX_COMPS][FEINT_MAX_COMPS] = {{0}}, br[FEINT_MAX_COMPS] = {0};
-      FEINT_UNROLL
-      for (int q = 0; q < nq; q++) {
-        double J[3][3], Jinv[3][3], psi_r[4], psi_s[4];
-        feint_jacobian(et, q, x, J);
-        const double vol = feint_invert3(J, Jinv) * feint_elem_qwt(et, q);
-        feint_shape_psi(et, q, r0, Jinv, psi_r);
-        feint_shape_psi(et, q, s0, Jinv, psi_s);
-        feint_update_block(pb, q, &coef, vol, psi_r, psi_s, &a[0][0], FEINT_MAX_COMPS, form);
-        if (r == s) feint_update_load(pb, q, &coef, vol, psi_r, br);
-      }
-      feint_finish_block(pb, &coef, &a[0][0], FEINT_MAX_COMPS, form);
-      FEINT_UNROLL
-      for (int i = 0; i < nc; i++) {
-        FEINT_UNROLL
-        for (int j = 0; j < nc; j++)
-          A[((nc * r + i) * nd + nc * s + j) * out_stride] = t ? a[j][i] : a[i][j];
-        if (r == s) b[(nc * r + i) * out_stride] = br[i];
-      }
-    }
+  for (int r = 0; r < feint_elem_nodes(et); r++)
+    ssq_geo_generic_row(et, pb, r, P, 1, &coef, A, b, out_stride);
 }
 
 #define FEINT_VARIANT_NAME ssq_geo_generic
 #define FEINT_VARIANT_OWN_ELASTICITY /* the S form has its own cases */
 #define FEINT_ELEMENT_FN ssq_geo_generic_element
+#define FEINT_TERMS_FN ssq_geo_generic_terms
+#define FEINT_TERMS_LEN FEINT_SSQ_TERMS_LEN
+#define FEINT_ROW_FN ssq_geo_generic_row
 #include "kernel/driver.h"
