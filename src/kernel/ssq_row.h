@@ -2,10 +2,10 @@
  * kernel/ssq_row.h - the S-S-Q loop nest of both SSQ variants (Algorithms 6
  * and 7 of seed 000), over the element's terms computed beforehand.
  *
- * An SSQ variant runs in two stages: its terms function fills P with each
- * quadrature point's vol = det J(q) w_q and the values and global
- * derivatives of every shape function at every point (geo_linear from one
- * Jacobian, geo_generic from one per point); then feint_ssq_row gives node
+ * An SSQ variant runs in two stages: its terms function fills P with the
+ * values and global derivatives of every shape function at every point and
+ * with det J (geo_linear: one Jacobian) or each point's vol = det J(q) w_q
+ * (geo_generic: a Jacobian per point); then feint_ssq_row gives node
  * row r of A^e and b^e from P, entry by entry, each summed over the points
  * and stored at once.  Two stages let the host driver run each node row as
  * its own lane loop and stream finished rows out while the next computes
