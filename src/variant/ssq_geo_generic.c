@@ -9,9 +9,10 @@
  * ssq_geo_linear).  Algorithm 6 as printed recomputes the Jacobian terms
  * for every entry; compiled fully unrolled, those recomputations were
  * merged into one per point all the same (the flop census,
- * bench/results/flop_census, counted equal flops before and after this
- * split), so the terms are computed once per point here, in a stage of
- * their own.  The host driver runs the two stages lane-parallel one after
+ * bench/results/flop_census, counted the same flops for Poisson and
+ * conv-diff before and after this split, and fewer after it where the
+ * coefficients are read in place), so the terms are computed once per
+ * point here, in a stage of their own.  The host driver runs the two stages lane-parallel one after
  * the other, node row r by node row, and streams each finished row out
  * while the next is computed (FEINT_ROW_FN, kernel/driver.h).
  * Mapping: kernel/driver.h.
