@@ -108,9 +108,18 @@ size_t perfmodel_slug(char *out, size_t n, const char *in) {
   return j;
 }
 
+/* The model name without trademark marks and the words "Processor" and
+ * "CPU": "Intel(R) Xeon(R) Processor" names the platform intel-xeon-...,
+ * "AMD EPYC" stays amd-epyc-... */
 void perfmodel_cpu_platform(const perfmodel_cpu *id, int threads, char *out, size_t n) {
+  static const char *const drop[] = {"(R)", "(r)", "(TM)", "(tm)", " Processor", " CPU"};
+  char model[sizeof id->model];
+  snprintf(model, sizeof model, "%s", id->model);
+  for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++)
+    for (char *s; (s = strstr(model, drop[k])) != NULL;)
+      memmove(s, s + strlen(drop[k]), strlen(s + strlen(drop[k])) + 1);
   char name[256];
-  snprintf(name, sizeof name, "%s %s %dc%dt", id->model, id->native_arch, id->cores, threads);
+  snprintf(name, sizeof name, "%s %s %dc%dt", model, id->native_arch, id->cores, threads);
   perfmodel_slug(out, n, name);
 }
 
