@@ -761,8 +761,8 @@ int main(int argc, char **argv) {
          host, date, omp_get_max_threads());
   printf("# build: %s (target cpu %s)\n", FEINT_BUILD_FLAGS, FEINT_BUILD_ARCH);
   if (!g_device_mode)
-    printf("# cpu: %s, -march=native = %s (%s), %d cores, %d logical CPUs\n", cpu.model,
-           cpu.native_arch, cpu.native_how, cpu.cores, cpu.cpus);
+    printf("# cpu: %s (%s), -march=native = %s (%s), %d cores, %d logical CPUs\n", cpu.model,
+           cpu.cpuid, cpu.native_arch, cpu.native_how, cpu.cores, cpu.cpus);
   printf("# >= %zu elements per case, up to %d timed reps (budget %.1f s per line), first run "
          "dropped\n",
          o.elements, o.reps, o.budget_s);

@@ -3,7 +3,8 @@
  * measured, the result file it writes, the length of the FMA probe it
  * interleaves, and the clock, minimum and median of its timings.
  *
- * The CPU: its model name (/proc/cpuinfo), the microarchitecture the
+ * The CPU: its model name and vendor, family, model and stepping
+ * (/proc/cpuinfo), the microarchitecture the
  * compiler resolves for -march=native on it (asked of $FEINT_NATIVE_CC, else
  * clang-19, else clang, at run time: the bench may run on another machine
  * than the one that built it; "unknown-avx512"/"unknown-avx2" from the CPU
@@ -33,6 +34,7 @@ void perfmodel_cpu_identify(perfmodel_cpu *id) {
   memset(id, 0, sizeof *id);
   snprintf(id->model, sizeof id->model, "cpu");
   int avx512 = 0, avx2 = 0, phys = -1, core = -1, npairs = 0;
+  char vendor[32] = "", family[16] = "", model_no[16] = "", stepping[16] = "";
   static int pairs[4096][2];
   FILE *f = fopen("/proc/cpuinfo", "r");
   if (f) {
@@ -43,6 +45,18 @@ void perfmodel_cpu_identify(perfmodel_cpu *id) {
       if (!strncmp(line, "model name", 10) && !strcmp(id->model, "cpu")) {
         snprintf(id->model, sizeof id->model, "%s", c + 2);
         chomp(id->model);
+      } else if (!strncmp(line, "vendor_id", 9) && !vendor[0]) {
+        snprintf(vendor, sizeof vendor, "%s", c + 2);
+        chomp(vendor);
+      } else if (!strncmp(line, "cpu family", 10) && !family[0]) {
+        snprintf(family, sizeof family, "%s", c + 2);
+        chomp(family);
+      } else if (!strncmp(line, "model\t", 6) && !model_no[0]) {
+        snprintf(model_no, sizeof model_no, "%s", c + 2);
+        chomp(model_no);
+      } else if (!strncmp(line, "stepping", 8) && !stepping[0]) {
+        snprintf(stepping, sizeof stepping, "%s", c + 2);
+        chomp(stepping);
       } else if (!strncmp(line, "flags", 5)) {
         avx512 |= strstr(c, " avx512f") != NULL;
         avx2 |= strstr(c, " avx2") != NULL;
@@ -63,6 +77,11 @@ void perfmodel_cpu_identify(perfmodel_cpu *id) {
     fclose(f);
   }
   id->cores = npairs > 0 ? npairs : id->cpus;
+  if (vendor[0] && family[0] && model_no[0])
+    snprintf(id->cpuid, sizeof id->cpuid, "%s family %s model %s stepping %s", vendor, family,
+             model_no, stepping[0] ? stepping : "?");
+  else
+    snprintf(id->cpuid, sizeof id->cpuid, "unknown");
   const char *env_cc = getenv("FEINT_NATIVE_CC");
   const char *ccs[2] = {env_cc && *env_cc ? env_cc : "clang-19", "clang"};
   for (int i = 0; i < 2 && !id->native_arch[0]; i++) {
@@ -143,8 +162,10 @@ int perfmodel_result_path(char *out, size_t n, const char *dir, const char *plat
 }
 
 void perfmodel_cpu_header(FILE *f, const perfmodel_cpu *id) {
-  fprintf(f, "# cpu_model: %s\n# native_arch: %s (%s)\n# cores: %d\n# logical_cpus: %d\n",
-          id->model, id->native_arch, id->native_how, id->cores, id->cpus);
+  fprintf(f,
+          "# cpu_model: %s\n# cpu_id: %s\n# native_arch: %s (%s)\n# cores: %d\n"
+          "# logical_cpus: %d\n",
+          id->model, id->cpuid, id->native_arch, id->native_how, id->cores, id->cpus);
 }
 
 FILE *perfmodel_result_open(const char *csv, const char *bench, const char *git,

@@ -50,6 +50,11 @@ typedef struct {
   char model[128];       /* /proc/cpuinfo "model name" ("cpu" if none) */
   char native_arch[48];  /* the compiler's -target-cpu for -march=native, e.g. znver4 */
   char native_how[96];   /* which compiler said so (or "from /proc/cpuinfo flags") */
+  char cpuid[96];        /* vendor, family, model, stepping, e.g. "GenuineIntel family 6
+                          * model 207 stepping 2" ("unknown" if /proc/cpuinfo lacks them):
+                          * under a hypervisor the model name may say only "Intel(R)
+                          * Xeon(R) Processor", and -march=native names Emerald Rapids
+                          * sapphirerapids */
   int cores, cpus;       /* physical cores, logical CPUs online */
 } perfmodel_cpu;
 void perfmodel_cpu_identify(perfmodel_cpu *id);
