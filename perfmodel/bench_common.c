@@ -30,9 +30,16 @@ static void chomp(char *s) {
   if (nl) *nl = '\0';
 }
 
+/* The value after "key\t: " of a /proc/cpuinfo line into dst, unless dst
+ * already holds one (the first CPU's line wins). */
+static void keep_first(char *dst, size_t n, const char *colon) {
+  if (dst[0]) return;
+  snprintf(dst, n, "%s", colon + 2);
+  chomp(dst);
+}
+
 void perfmodel_cpu_identify(perfmodel_cpu *id) {
   memset(id, 0, sizeof *id);
-  snprintf(id->model, sizeof id->model, "cpu");
   int avx512 = 0, avx2 = 0, phys = -1, core = -1, npairs = 0;
   char vendor[32] = "", family[16] = "", model_no[16] = "", stepping[16] = "";
   static int pairs[4096][2];
@@ -42,21 +49,16 @@ void perfmodel_cpu_identify(perfmodel_cpu *id) {
     while (fgets(line, sizeof line, f)) {
       const char *c = strchr(line, ':');
       if (!c) continue;
-      if (!strncmp(line, "model name", 10) && !strcmp(id->model, "cpu")) {
-        snprintf(id->model, sizeof id->model, "%s", c + 2);
-        chomp(id->model);
-      } else if (!strncmp(line, "vendor_id", 9) && !vendor[0]) {
-        snprintf(vendor, sizeof vendor, "%s", c + 2);
-        chomp(vendor);
-      } else if (!strncmp(line, "cpu family", 10) && !family[0]) {
-        snprintf(family, sizeof family, "%s", c + 2);
-        chomp(family);
-      } else if (!strncmp(line, "model\t", 6) && !model_no[0]) {
-        snprintf(model_no, sizeof model_no, "%s", c + 2);
-        chomp(model_no);
-      } else if (!strncmp(line, "stepping", 8) && !stepping[0]) {
-        snprintf(stepping, sizeof stepping, "%s", c + 2);
-        chomp(stepping);
+      if (!strncmp(line, "model name", 10)) {
+        keep_first(id->model, sizeof id->model, c);
+      } else if (!strncmp(line, "vendor_id", 9)) {
+        keep_first(vendor, sizeof vendor, c);
+      } else if (!strncmp(line, "cpu family", 10)) {
+        keep_first(family, sizeof family, c);
+      } else if (!strncmp(line, "model\t", 6)) {
+        keep_first(model_no, sizeof model_no, c);
+      } else if (!strncmp(line, "stepping", 8)) {
+        keep_first(stepping, sizeof stepping, c);
       } else if (!strncmp(line, "flags", 5)) {
         avx512 |= strstr(c, " avx512f") != NULL;
         avx2 |= strstr(c, " avx2") != NULL;
@@ -76,6 +78,7 @@ void perfmodel_cpu_identify(perfmodel_cpu *id) {
     }
     fclose(f);
   }
+  if (!id->model[0]) snprintf(id->model, sizeof id->model, "cpu");
   id->cores = npairs > 0 ? npairs : id->cpus;
   if (vendor[0] && family[0] && model_no[0])
     snprintf(id->cpuid, sizeof id->cpuid, "%s family %s model %s stepping %s", vendor, family,
