@@ -6,7 +6,8 @@
  * one, on the box mesh in generator order and renumbered along a Hilbert
  * curve (feint_mesh_renumber), with positions found by search in the CSR
  * rows (feint_assemble) and read from a feint_assembly_map
- * (feint_assemble_mapped), beside the lower bound of the
+ * (feint_assemble_mapped; 1-byte offsets on these meshes, the model counts
+ * the width the map reports), beside the lower bound of the
  * performance model (perfmodel/assembly.c: compulsory bytes of connectivity,
  * coordinates once per vertex, coefficients, colour order (colouring) or block
  * reach (atomics), position map or CSR columns, row offsets, values and vector
@@ -162,8 +163,13 @@ int main(int argc, char **argv) {
         fprintf(stderr, "setup failed: %s\n", feint_last_error());
         return 1;
       }
-      size_t ncol;
+      size_t ncol, map_bytes = 0;
       feint_assembly_chunks(plan, NULL, &ncol, NULL, NULL); /* the host's colours */
+      if (map != NULL) feint_assembly_map_bytes(map, &map_bytes);
+      feint_element_info ei;
+      feint_element_get_info((feint_element)el, &ei);
+      const size_t ns2 = (size_t)ei.num_nodes * (size_t)ei.num_nodes; /* offsets per element */
+      const int map_w = m.num_elem ? (int)(map_bytes / (ns2 * m.num_elem)) : 4; /* 1 or 4 */
       double *b = malloc(A.num_rows * 8);
       double *ref_v = malloc(A.nnz * 8), *abs_v = malloc(A.nnz * 8);
       double *ref_b = malloc(A.num_rows * 8), *abs_b = malloc(A.num_rows * 8);
@@ -180,7 +186,8 @@ int main(int argc, char **argv) {
           feint_pm_assembly_counts pc;
           feint_pm_assembly_mapped_counts_get((feint_element)el, (feint_problem)pb,
                                               FEINT_QSS_GEO_LINEAR, (feint_assemble_strategy)st,
-                                              mapped, m.num_elem, m.num_vertices, A.nnz, &pc);
+                                              mapped ? map_w : 0, m.num_elem, m.num_vertices,
+                                              A.nnz, &pc);
           double *t = malloc(reps * 8), *bw = malloc(reps * 8), *fl = malloc(reps * 8);
           double cpu_min = INFINITY;
           int status = feint_assemble_mapped(&d, (feint_assemble_strategy)st, &m, plan, mp, coef,

@@ -801,25 +801,30 @@ feint_status feint_assemble(const feint_integrate_desc *desc, feint_assemble_str
 
 /* Where each element's entries go in a CSR pattern, computed once so that
  * feint_assemble_mapped adds A^e without searching the rows: for element e
- * and nodes r, s (r, s < N_S) the 32-bit offset, within row N_C conn[e][r],
- * of column N_C conn[e][s], at map[(e N_S + r) N_S + s].  With N_C = 3 one
+ * and nodes r, s (r, s < N_S) the offset, within row N_C conn[e][r], of
+ * column N_C conn[e][s], at map[(e N_S + r) N_S + s].  With N_C = 3 one
  * offset serves the 9 entries of a node pair: the three rows 3 v + c of a
  * vertex have the same columns (full 3 x 3 vertex blocks), so entry
- * (3 r + c, 3 s + d) of A^e sits at row_ptr[3 v_r + c] + map[..] + d.  Costs
- * 4 N_S^2 bytes per element (64 for tet4, 144 prism6, 256 hex8), host memory
- * (a device call copies it with the other arrays).  Opaque; it remembers
- * the mesh's and the pattern's sizes and refuses to serve another. */
+ * (3 r + c, 3 s + d) of A^e sits at row_ptr[3 v_r + c] + map[..] + d.  The
+ * offsets take one byte each when all of them are <= 255 (the pattern from
+ * feint_csr_create of any mesh whose vertices have at most 85 neighbours
+ * with N_C = 3, 255 with N_C = 1): N_S^2 bytes per element (16 for tet4, 36
+ * prism6, 64 hex8); otherwise 32 bits each, 4 N_S^2 bytes.  Host memory (a
+ * device call copies it with the other arrays).  Opaque; it remembers the
+ * mesh's and the pattern's sizes and refuses to serve another. */
 typedef struct feint_assembly_map feint_assembly_map;
 
 /* Build the map of a mesh into a pattern A (from feint_csr_create(mesh,
  * dofs_per_vertex, A), or any pattern of N_C num_vertices rows with ascending
  * columns and full vertex blocks).  FEINT_ERR_UNSUPPORTED (naming the
  * element and nodes) if A lacks an entry of an element; FEINT_ERR_BAD_SIZE
- * if a row is longer than 2^31 - 1.  A's values are not read. */
+ * if a row is longer than 2^31 - 1.  A's values are not read.  While it is
+ * made the offsets are held at 32 bits (4 N_S^2 bytes per element), then
+ * copied to 1-byte ones when they fit. */
 feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *A,
                                        feint_assembly_map **map);
 feint_status feint_assembly_map_destroy(feint_assembly_map *map);
-/* Bytes the map holds (4 N_S^2 num_elem). */
+/* Bytes the map holds: w N_S^2 num_elem, w = 1 or 4 bytes per offset. */
 feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *bytes);
 
 /* feint_assemble with a position map (map = NULL: positions by search, the

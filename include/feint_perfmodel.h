@@ -266,7 +266,8 @@ typedef struct {
   long long bytes_map;        /* colouring: 4 ceil(E / L), the host's chunks by
                                  colour (L elements each, assembly.c); atomics:
                                  8 ceil(E / B), the host's block reach */
-  long long bytes_positions;  /* position map: 4 N_S^2 E (feint_assembly_map); search: 0 */
+  long long bytes_positions;  /* position map: w N_S^2 E (feint_assembly_map, w bytes per
+                                 offset); search: 0 */
   long long bytes_pattern;    /* 8 (N_C V + 1) + 4 nnz: row offsets and columns
                                  (with the map: 8 (N_C V + 1), no columns read) */
   long long bytes_values;     /* 16 nnz: CSR values read and written once */
@@ -282,12 +283,14 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
                                           feint_assemble_strategy strategy, size_t num_elem,
                                           size_t num_vertices, size_t nnz,
                                           feint_pm_assembly_counts *out);
-/* The same for feint_assemble_mapped: mapped = 1 with a feint_assembly_map
- * (positions read from the map, no columns read), 0 by search (the same
- * counts as feint_pm_assembly_counts_get). */
+/* The same for feint_assemble_mapped: map_offset_bytes = w, the bytes per
+ * offset of the feint_assembly_map (1 or 4: feint_assembly_map_bytes / (N_S^2
+ * E); positions read from the map, no columns read), or 0 by search (the
+ * same counts as feint_pm_assembly_counts_get). */
 feint_status feint_pm_assembly_mapped_counts_get(feint_element element, feint_problem problem,
                                                  feint_variant variant,
-                                                 feint_assemble_strategy strategy, int mapped,
+                                                 feint_assemble_strategy strategy,
+                                                 int map_offset_bytes,
                                                  size_t num_elem, size_t num_vertices,
                                                  size_t nnz, feint_pm_assembly_counts *out);
 

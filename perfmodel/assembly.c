@@ -22,9 +22,11 @@
  *  positions      search (feint_assemble): 0 bytes of map; the search
  *                              reads the pattern's columns (below).
  *                 map (feint_assemble_mapped with a feint_assembly_map):
- *                              4 N_S^2 E, one 32-bit offset per element
+ *                              w N_S^2 E, one offset of w bytes per element
  *                              and node pair, read once (with N_C = 3 one
- *                              offset serves the pair's 3 x 3 entries).
+ *                              offset serves the pair's 3 x 3 entries); w =
+ *                              1 when every offset fits a byte (a mesh's own
+ *                              pattern), else 4 (assembly/map.c).
  *  pattern        search: 8 (N_C V + 1) + 4 nnz, row offsets and columns
  *                              read once (the search reads them);
  *                 map: 8 (N_C V + 1), the row offsets only (the map is
@@ -49,13 +51,17 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
 
 feint_status feint_pm_assembly_mapped_counts_get(feint_element element, feint_problem problem,
                                                  feint_variant variant,
-                                                 feint_assemble_strategy strategy, int mapped,
+                                                 feint_assemble_strategy strategy,
+                                                 int map_offset_bytes,
                                                  size_t num_elem, size_t num_vertices,
                                                  size_t nnz, feint_pm_assembly_counts *out) {
   FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
   FEINT_CHECK_ENUM(strategy, FEINT_ASSEMBLE_COUNT, "strategy", "feint_assemble_strategy");
-  FEINT_CHECK(mapped == 0 || mapped == 1, FEINT_ERR_OUT_OF_RANGE,
-              "mapped = %d (0: search, 1: position map)", mapped);
+  const int w = map_offset_bytes;
+  FEINT_CHECK(w == 0 || w == 1 || w == 4, FEINT_ERR_OUT_OF_RANGE,
+              "map_offset_bytes = %d (0: search; 1 or 4: a position map of 1-byte or 32-bit "
+              "offsets)",
+              w);
   feint_pm_counts c;
   FEINT_CALL(feint_pm_counts_get(element, problem, variant, &c));
   const long long lim = (long long)1 << 52; /* keeps every product below 2^63 */
@@ -72,8 +78,8 @@ feint_status feint_pm_assembly_mapped_counts_get(feint_element element, feint_pr
   const long long B = FEINT_BLOCK_LEN;
   r.bytes_map = strategy == FEINT_ASSEMBLE_COLOURING ? 4 * ((E + L - 1) / L)  /* colour order */
                                                      : 8 * ((E + B - 1) / B); /* block reach */
-  r.bytes_positions = mapped ? 4 * ns * ns * E : 0;
-  r.bytes_pattern = 8 * (nc * V + 1) + (mapped ? 0 : 4 * Z);
+  r.bytes_positions = w * ns * ns * E;
+  r.bytes_pattern = 8 * (nc * V + 1) + (w ? 0 : 4 * Z);
   r.bytes_values = 16 * Z;
   r.bytes_vector = 16 * nc * V;
   r.bytes_zeroing = 8 * (Z + nc * V);

@@ -157,8 +157,9 @@ typedef struct {
   const int32_t *col_idx;
   double *values, *rhs;
   size_t num_rows, nnz;
-  const int32_t *elem_map;   /* NULL: positions by search; else [num_elem][N_S][N_S]
-                                offsets within the rows (feint_assembly_map) */
+  const int32_t *elem_map;   /* both NULL: positions by search; else one of them: */
+  const uint8_t *elem_map8;  /* [num_elem][N_S][N_S] offsets within the rows
+                                (feint_assembly_map), 32-bit or 1-byte */
   size_t *num_missing;       /* search: entries of A^e with no place in the pattern
                                 (skipped) are added here, atomically; one size_t, in
                                 the memory of the run, zero before the loop */

@@ -7,15 +7,15 @@
 #include "test_util.h"
 
 static void expect_mapped(feint_element el, feint_problem pb, feint_assemble_strategy st,
-                          int mapped, size_t E, size_t V, size_t Z, long long bytes,
+                          int map_offset_bytes, size_t E, size_t V, size_t Z, long long bytes,
                           long long extra_flops, const char *what) {
   const size_t nc = pb == FEINT_ELASTICITY ? 3 : 1;
   feint_pm_assembly_counts a;
   feint_pm_counts c;
-  CHECK_STATUS(feint_pm_assembly_mapped_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, mapped, E,
+  CHECK_STATUS(feint_pm_assembly_mapped_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, map_offset_bytes, E,
                                                    V, Z, &a),
                FEINT_SUCCESS, NULL);
-  if (!mapped) { /* the search's counts, the same by either function */
+  if (!map_offset_bytes) { /* the search's counts, the same by either function */
     feint_pm_assembly_counts s;
     CHECK_STATUS(feint_pm_assembly_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, E, V, Z, &s),
                  FEINT_SUCCESS, NULL);
@@ -70,23 +70,34 @@ int main(void) {
          "1000 tets colouring");
   expect(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 1000, 8, 46, 50312, 20000,
          "1000 tets atomics");
-  /* With a position map (feint_assembly_map): + 4 N_S^2 E bytes of offsets,
-   * - 4 nnz bytes of columns (not read).  Tets, Poisson: 1604 - 4*46 +
-   * 4*16*6 = 1604 - 184 + 384 = 1804; atomics 1808.  Elasticity (one offset
-   * per node pair, not per dof pair): 9828 - 4*414 + 384 = 8556.  Prisms:
-   * 1660 - 4*56 + 4*36*2 = 1660 - 224 + 288 = 1724.  Flops unchanged. */
-  expect_mapped(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 1, 6, 8, 46, 1804, 120,
+  /* With a position map (feint_assembly_map) of w-byte offsets: + w N_S^2 E
+   * bytes of offsets, - 4 nnz bytes of columns (not read).  32-bit (w = 4):
+   * tets, Poisson: 1604 - 4*46 + 4*16*6 = 1604 - 184 + 384 = 1804; atomics
+   * 1808.  Elasticity (one offset per node pair, not per dof pair): 9828 -
+   * 4*414 + 384 = 8556.  Prisms: 1660 - 4*56 + 4*36*2 = 1660 - 224 + 288 =
+   * 1724.  1-byte (w = 1): the offsets cost a quarter, 96 instead of 384
+   * (tets) and 72 instead of 288 (prisms): 1516, 1520, 8268, 1508.  Flops
+   * unchanged. */
+  expect_mapped(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 4, 6, 8, 46, 1804, 120,
                 "tet poisson map");
-  expect_mapped(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 1, 6, 8, 46, 1808, 120,
+  expect_mapped(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 4, 6, 8, 46, 1808, 120,
                 "tet atomics map");
-  expect_mapped(FEINT_TET4, FEINT_ELASTICITY, FEINT_ASSEMBLE_COLOURING, 1, 6, 8, 414, 8556, 936,
+  expect_mapped(FEINT_TET4, FEINT_ELASTICITY, FEINT_ASSEMBLE_COLOURING, 4, 6, 8, 414, 8556, 936,
                 "tet elasticity map");
-  expect_mapped(FEINT_PRISM6, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 1, 2, 8, 56, 1724, 84,
+  expect_mapped(FEINT_PRISM6, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 4, 2, 8, 56, 1724, 84,
                 "prism map");
+  expect_mapped(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 1, 6, 8, 46, 1516, 120,
+                "tet poisson map8");
+  expect_mapped(FEINT_TET4, FEINT_POISSON, FEINT_ASSEMBLE_ATOMICS, 1, 6, 8, 46, 1520, 120,
+                "tet atomics map8");
+  expect_mapped(FEINT_TET4, FEINT_ELASTICITY, FEINT_ASSEMBLE_COLOURING, 1, 6, 8, 414, 8268, 936,
+                "tet elasticity map8");
+  expect_mapped(FEINT_PRISM6, FEINT_POISSON, FEINT_ASSEMBLE_COLOURING, 1, 2, 8, 56, 1508, 84,
+                "prism map8");
   feint_pm_assembly_counts a;
   CHECK_STATUS(feint_pm_assembly_mapped_counts_get(FEINT_TET4, FEINT_POISSON, 0, 0, 2, 6, 8, 46,
                                                    &a),
-               FEINT_ERR_OUT_OF_RANGE, "mapped = 2");
+               FEINT_ERR_OUT_OF_RANGE, "map_offset_bytes = 2");
   CHECK_STATUS(feint_pm_assembly_counts_get(FEINT_TET4, FEINT_POISSON, 0, 0, 6, 8, 46, NULL),
                FEINT_ERR_NULL_ARG, "out");
   CHECK_STATUS(feint_pm_assembly_counts_get(FEINT_TET4, FEINT_POISSON, 0,

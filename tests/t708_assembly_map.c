@@ -10,7 +10,13 @@
  *    reference assembled here from feint_integrate_reference's element
  *    matrices (positions by linear search in the row), tolerance as t703:
  *    |a - a_ref| <= 2 (n_terms + 16 + 24) eps sum_e S_e;
- *  - the map's byte count is 4 N_S^2 E;
+ *  - the map's byte count is N_S^2 E (1-byte offsets: a mesh's own pattern);
+ *  - 32-bit offsets: a dense pattern (every row holds every column, so
+ *    offsets reach N_C (V - 1) > 255) gives a map of 4 N_S^2 E bytes whose
+ *    assembly equals the search's bitwise (host colouring, 1 and 2 threads;
+ *    atomics, 1 thread; device code, colouring), and whose entries in the mesh's own
+ *    pattern equal the 1-byte map's assembly into that pattern bitwise
+ *    (the same additions in the same order), the others zero;
  *  - bad input: NULLs, a map of another mesh or pattern (sizes stored in
  *    the map), a pattern lacking an entry or a full 3 x 3 vertex block
  *    (named element), outputs untouched. */
@@ -58,8 +64,8 @@ static void check_case(feint_element el, feint_problem pb, size_t n) {
   if (map == NULL) goto out;
   size_t bytes = 0;
   CHECK_STATUS(feint_assembly_map_bytes(map, &bytes), FEINT_SUCCESS, NULL);
-  CHECK(bytes == 4 * (size_t)(ns * ns) * ne, "%s: map bytes %zu, expected %zu", what, bytes,
-        4 * (size_t)(ns * ns) * ne);
+  CHECK(bytes == (size_t)(ns * ns) * ne, "%s: map bytes %zu, expected %zu (1-byte offsets)",
+        what, bytes, (size_t)(ns * ns) * ne);
 
   /* sparse reference and its scales */
   double *geo = fix_gather(&m);
@@ -119,6 +125,89 @@ static void check_case(feint_element el, feint_problem pb, size_t n) {
 out:
   free(coef);
   feint_assembly_map_destroy(map);
+  feint_assembly_destroy(plan);
+  feint_csr_destroy(&A);
+  fix_mesh_free(&m);
+}
+
+/* The dense pattern of n rows in blocks of nc (every column in every row):
+ * arrays malloc'd, not owned by the feint_csr. */
+static void dense_pattern(size_t n, int nc, feint_csr *D) {
+  D->num_rows = D->num_cols = n;
+  D->nnz = n * n;
+  D->dofs_per_vertex = nc;
+  D->owns_arrays = 0;
+  D->row_ptr = malloc((n + 1) * sizeof(int64_t));
+  D->col_idx = malloc(n * n * sizeof(int32_t));
+  D->values = malloc(n * n * sizeof(double));
+  for (size_t i = 0; i <= n; i++) D->row_ptr[i] = (int64_t)(i * n);
+  for (size_t k = 0; k < n * n; k++) D->col_idx[k] = (int32_t)(k % n);
+}
+
+/* 32-bit offsets (a dense pattern) against the search and the 1-byte map. */
+static void check_wide(feint_element el, feint_problem pb) {
+  feint_mesh m;
+  fix_mesh_box(&m, el, 6, FIX_GENERAL, 0.2, 21 + el); /* 343 vertices: offsets > 255 */
+  const int ns = fix_nodes(el), dpv = pb == FEINT_ELASTICITY ? 3 : 1;
+  const size_t ne = m.num_elem, nr = (size_t)dpv * m.num_vertices;
+  size_t nc;
+  feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
+  double *coef = malloc(ne * nc * sizeof(double));
+  mesh_random_coeffs(pb, ne, nc, 29 + (uint64_t)pb, coef);
+  feint_csr A, D;
+  feint_assembly *plan = NULL;
+  feint_assembly_map *map = NULL, *wide = NULL;
+  dense_pattern(nr, dpv, &D);
+  CHECK_STATUS(feint_csr_create(&m, dpv, &A), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_create(&m, &plan), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_map_create(&m, &A, &map), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_map_create(&m, &D, &wide), FEINT_SUCCESS, NULL);
+  char what[128];
+  snprintf(what, sizeof what, "%s %s dense pattern", feint_element_name(el),
+           feint_problem_name(pb));
+  size_t bytes = 0;
+  if (wide) CHECK_STATUS(feint_assembly_map_bytes(wide, &bytes), FEINT_SUCCESS, NULL);
+  CHECK(bytes == 4 * (size_t)(ns * ns) * ne, "%s: map bytes %zu, expected %zu (32-bit)", what,
+        bytes, 4 * (size_t)(ns * ns) * ne);
+  double *b = malloc(nr * sizeof(double)), *sb = malloc(nr * sizeof(double));
+  double *sv = malloc(D.nnz * sizeof(double));
+  feint_integrate_desc d = {el, pb, FEINT_QSS_GEO_GENERIC, 0, 0, 0, 0, 0};
+  for (int dev = 0; dev < 2 && map && wide; dev++) {
+    d.target = dev ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST;
+    d.flags = dev ? FEINT_FLAG_ALLOW_HOST_FALLBACK : 0;
+    for (int strat = 0; strat < FEINT_ASSEMBLE_COUNT; strat++)
+      for (int threads = 1; threads <= 2; threads++) {
+        if (!dev && strat == FEINT_ASSEMBLE_ATOMICS && threads > 1) continue; /* order varies */
+        if (dev && (threads > 1 || strat == FEINT_ASSEMBLE_ATOMICS)) continue; /* any order */
+        omp_set_num_threads(dev ? omp_get_num_procs() : threads);
+        const char *how = dev ? (strat ? "device atomics" : "device colouring")
+                              : (strat ? "atomics" : "colouring");
+        CHECK_STATUS(run(&d, strat, &m, plan, NULL, coef, &D, b), FEINT_SUCCESS, NULL);
+        memcpy(sv, D.values, D.nnz * sizeof(double)), memcpy(sb, b, nr * sizeof(double));
+        CHECK_STATUS(run(&d, strat, &m, plan, wide, coef, &D, b), FEINT_SUCCESS, NULL);
+        CHECK(memcmp(sv, D.values, D.nnz * sizeof(double)) == 0 &&
+                  memcmp(sb, b, nr * sizeof(double)) == 0,
+              "%s: %s with the 32-bit map, %d threads, differs bitwise from the search", what,
+              how, threads);
+        if (dev) continue;
+        /* the mesh's pattern, 1-byte map: the same sums in the same order */
+        CHECK_STATUS(run(&d, strat, &m, plan, map, coef, &A, sb), FEINT_SUCCESS, NULL);
+        size_t bad = 0, k = 0;
+        for (size_t i = 0; i < nr; i++)
+          for (size_t j = 0; j < nr; j++) {
+            const int in = k < (size_t)A.row_ptr[i + 1] && (size_t)A.col_idx[k] == j;
+            const double want = in ? A.values[k++] : 0.0;
+            bad += memcmp(&D.values[i * nr + j], &want, sizeof want) != 0;
+          }
+        bad += memcmp(sb, b, nr * sizeof(double)) != 0;
+        CHECK(bad == 0, "%s: %s, %d threads: %zu entries differ from the 1-byte map's", what,
+              how, threads, bad);
+      }
+  }
+  omp_set_num_threads(omp_get_num_procs());
+  free(coef), free(b), free(sb), free(sv);
+  free(D.row_ptr), free(D.col_idx), free(D.values);
+  feint_assembly_map_destroy(map), feint_assembly_map_destroy(wide);
   feint_assembly_destroy(plan);
   feint_csr_destroy(&A);
   fix_mesh_free(&m);
@@ -212,6 +301,9 @@ int main(void) {
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (int pb = 0; pb <= FEINT_ELASTICITY; pb++) /* the mesh paths' problems */
       check_case((feint_element)el, (feint_problem)pb, el == FEINT_TET4 ? 12 : 8);
+  check_wide(FEINT_TET4, FEINT_POISSON);
+  check_wide(FEINT_TET4, FEINT_ELASTICITY);
+  check_wide(FEINT_HEX8, FEINT_POISSON);
   check_errors();
   return test_finish("t708_assembly_map");
 }

@@ -130,13 +130,14 @@ static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_
       {ka->rhs, scatter ? ka->num_rows * sizeof(double) : 0, 1, 1, NULL},
       {ka->num_missing, scatter ? sizeof(size_t) : 0, 1, 1, NULL}};
   /* the colour order and the position map (when given), read only */
-  feint_xfer ro[2] = {
+  feint_xfer ro[3] = {
       {ka->elem_order,
        ka->output == FEINT_MESH_OUT_COLOURED ? ka->num_elem * sizeof(uint32_t) : 0, 1, 0, NULL},
       {ka->elem_map,
-       scatter && ka->elem_map ? ka->num_elem * ns * ns * sizeof(int32_t) : 0, 1, 0, NULL}};
+       scatter && ka->elem_map ? ka->num_elem * ns * ns * sizeof(int32_t) : 0, 1, 0, NULL},
+      {ka->elem_map8, scatter && ka->elem_map8 ? ka->num_elem * ns * ns : 0, 1, 0, NULL}};
   FEINT_CALL(feint_xfer_in(dev, x, 10));
-  const feint_status st = feint_xfer_in(dev, ro, 2);
+  const feint_status st = feint_xfer_in(dev, ro, 3);
   if (st != FEINT_SUCCESS) {
     for (int k = 0; k < 10; k++) x[k].copy_out = 0;
     feint_xfer_out(dev, x, 10);
@@ -155,8 +156,9 @@ static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_
   dk.num_missing = x[9].dev;
   dk.elem_order = ro[0].dev;
   dk.elem_map = ro[1].dev;
+  dk.elem_map8 = ro[2].dev;
   mesh_device[variant](&dk, dev, host_fallback);
-  feint_xfer_out(dev, ro, 2);
+  feint_xfer_out(dev, ro, 3);
   return feint_xfer_out(dev, x, 10);
 #else
   (void)coeff_len, (void)a_len, (void)b_len, (void)device, (void)host_fallback;
@@ -444,12 +446,14 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
               A->num_rows, A->num_cols, A->dofs_per_vertex, feint_problem_name(desc->problem),
               nd, nd, nc);
   const int32_t *elem_map = NULL;
+  const uint8_t *elem_map8 = NULL;
   /* The plan's colours hold for the mesh's vertex sets.  Map path: the
    * mesh's ordered fingerprint equals the map's (feint_asm_map_check), so
    * its sets are the map's, whose fingerprint is compared with the plan's;
    * one pass over mesh->conn either way. */
   if (map != NULL)
-    FEINT_CALL(feint_asm_map_check(map, mesh, feint_asm_fingerprint_conn(mesh, 1), A, &elem_map));
+    FEINT_CALL(feint_asm_map_check(map, mesh, feint_asm_fingerprint_conn(mesh, 1), A, &elem_map,
+                                   &elem_map8));
   const uint64_t conn_sets_fp =
       map != NULL ? feint_asm_map_sets_fp(map) : feint_asm_fingerprint_conn(mesh, 0);
   FEINT_CHECK(conn_sets_fp == plan->conn_sets_fp, FEINT_ERR_UNSUPPORTED,
@@ -477,6 +481,7 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
   ka.num_rows = nrows;
   ka.nnz = nnz;
   ka.elem_map = elem_map;
+  ka.elem_map8 = elem_map8;
   size_t missing = 0; /* search: entries with no place in A (kernel/scatter.h) */
   ka.num_missing = &missing;
   ka.elem_order = plan->elem_order;

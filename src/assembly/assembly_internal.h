@@ -39,7 +39,8 @@ FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int de
 FEINT_INTERNAL uint64_t feint_asm_fingerprint_conn(const feint_mesh *mesh, int ordered);
 FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
 
-/* The offsets of a feint_assembly_map (assembly/map.c) after checking it
+/* The offsets of a feint_assembly_map (assembly/map.c), 32-bit (*off) or
+ * 1-byte (*off8; the other NULL), after checking it
  * was made for this mesh and pattern: the sizes, the connectivity's
  * ordered fingerprint (conn_fp, computed by the caller) and the pattern's
  * (FEINT_ERR_UNSUPPORTED otherwise).  The pattern was checked
@@ -47,7 +48,8 @@ FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
  * stand for that check too. */
 FEINT_INTERNAL feint_status feint_asm_map_check(const feint_assembly_map *map,
                                                 const feint_mesh *mesh, uint64_t conn_fp,
-                                                const feint_csr *A, const int32_t **off);
+                                                const feint_csr *A, const int32_t **off,
+                                                const uint8_t **off8);
 /* The vertex-set fingerprint of the connectivity the map was made from (a
  * feint_assembly plan keeps the same one of its mesh): equal ordered
  * fingerprints of the mesh and the map imply equal sets, so the map path of

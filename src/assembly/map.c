@@ -7,6 +7,14 @@
  * search and the check of a vertex block (feint_asm_pattern_find,
  * feint_asm_block_check) also name the entry a pattern lacks when
  * feint_assemble's scatter found no place for it (assembly/assemble.c).
+ *
+ * Width: a P1 row holds ~15 (tet4) to 27 (hex8) vertex blocks, so every
+ * offset of a mesh's own pattern fits a byte (N_C = 3: at most 3 * 27 - 3 =
+ * 78); the map then keeps 1-byte offsets, a quarter of the bytes the
+ * scatter streams (tet4: 16 bytes per element instead of 64; Emerald Rapids,
+ * one thread, the scatter alone at 4.09 M tets: 13.8 -> 10.3 ns per element,
+ * bench/results/assembly_intel/README.txt).  A pattern with a longer row (a
+ * vertex of many neighbours, or extra entries) keeps 32-bit offsets.
  */
 #include <stdlib.h>
 
@@ -18,7 +26,8 @@ struct feint_assembly_map {
   size_t num_elem, num_vertices, num_rows, nnz;
   uint64_t conn_fp, pattern_fp; /* fingerprints of mesh->conn (ordered) and A at create */
   uint64_t conn_sets_fp;        /* and of mesh->conn's vertex sets */
-  int32_t *off;                 /* [num_elem][N_S][N_S] */
+  int32_t *off;                 /* [num_elem][N_S][N_S], or NULL when off8 holds them */
+  uint8_t *off8;                /* the same offsets, each <= 255 (else NULL) */
 };
 
 int64_t feint_asm_pattern_find(const int64_t *row_ptr, const int32_t *col_idx, size_t row,
@@ -80,7 +89,8 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
   /* first element (and node pair) whose entry is missing or too far in its
    * row; the smallest index, whatever the thread count */
   size_t bad = SIZE_MAX;
-#pragma omp parallel for schedule(static) reduction(min : bad)
+  int64_t kmax = 0; /* the largest offset, for the width */
+#pragma omp parallel for schedule(static) reduction(min : bad) reduction(max : kmax)
   for (size_t e = 0; e < ne; e++) {
     for (size_t r = 0; r < ns; r++) {
       for (size_t s = 0; s < ns; s++) {
@@ -95,6 +105,7 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
           off[(e * ns + r) * ns + s] = 0;
         } else {
           off[(e * ns + r) * ns + s] = (int32_t)k;
+          kmax = k > kmax ? k : kmax;
         }
       }
     }
@@ -127,14 +138,24 @@ feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *
   m->conn_fp = feint_asm_fingerprint_conn(mesh, 1);
   m->conn_sets_fp = feint_asm_fingerprint_conn(mesh, 0);
   m->pattern_fp = feint_asm_fingerprint_pattern(A);
+  /* every offset fits a byte: keep those (no 1-byte copy allocated: keep
+   * the 32-bit ones, the same positions) */
+  uint8_t *off8 = kmax <= UINT8_MAX ? malloc((ne ? ne : 1) * ns * ns) : NULL;
+  if (off8 != NULL) {
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < ne * ns * ns; i++) off8[i] = (uint8_t)off[i];
+    free(off);
+    off = NULL;
+  }
   m->off = off;
+  m->off8 = off8;
   *map = m;
   return FEINT_SUCCESS;
 }
 
 feint_status feint_assembly_map_destroy(feint_assembly_map *map) {
   if (map == NULL) return FEINT_SUCCESS;
-  free(map->off);
+  free(map->off), free(map->off8);
   free(map);
   return FEINT_SUCCESS;
 }
@@ -143,14 +164,15 @@ feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *byt
   FEINT_CHECK(map != NULL, FEINT_ERR_NULL_ARG, "map is NULL");
   FEINT_CHECK(bytes != NULL, FEINT_ERR_NULL_ARG, "bytes is NULL");
   const size_t ns = (size_t)feint_asm_nodes((feint_element)map->element);
-  *bytes = map->num_elem * ns * ns * sizeof(int32_t);
+  *bytes = map->num_elem * ns * ns * (map->off8 != NULL ? 1 : sizeof(int32_t));
   return FEINT_SUCCESS;
 }
 
 uint64_t feint_asm_map_sets_fp(const feint_assembly_map *map) { return map->conn_sets_fp; }
 
 feint_status feint_asm_map_check(const feint_assembly_map *map, const feint_mesh *mesh,
-                                 uint64_t conn_fp, const feint_csr *A, const int32_t **off) {
+                                 uint64_t conn_fp, const feint_csr *A, const int32_t **off,
+                                 const uint8_t **off8) {
   FEINT_CHECK(map->element == (int)mesh->element && map->num_elem == mesh->num_elem &&
                   map->num_vertices == mesh->num_vertices,
               FEINT_ERR_UNSUPPORTED,
@@ -174,5 +196,6 @@ feint_status feint_asm_map_check(const feint_assembly_map *map, const feint_mesh
               "A->row_ptr and A->col_idx differ); make it again with "
               "feint_assembly_map_create");
   *off = map->off;
+  *off8 = map->off8;
   return FEINT_SUCCESS;
 }

@@ -26,15 +26,15 @@
  *    of chunks (schedule(static)).
  *  - FEINT_MESH_OUT_COLOURED: add into the CSR values and the vector
  *    (kernel/scatter.h: positions by search, checked, entries with no place
- *    in the pattern counted into ka->num_missing, or from ka->elem_map when
- *    the caller gave a feint_assembly_map), chunk colour after chunk colour: no two chunks of
- *    a colour share a vertex, so the threads splitting a colour's chunks
- *    never touch the same entry, and each entry receives its contributions
- *    in colour order, then element order within its one chunk - the same
- *    bits for any thread count.  A chunk's elements are neighbours in a
- *    locality-ordered mesh, so the CSR rows they add into stay in cache
- *    while the chunk runs (colouring single elements instead sweeps the
- *    whole matrix once per colour).
+ *    in the pattern counted into ka->num_missing, or from ka->elem_map8 /
+ *    ka->elem_map when the caller gave a feint_assembly_map), chunk colour
+ *    after chunk colour: no two chunks of a colour share a vertex, so the
+ *    threads splitting a colour's chunks never touch the same entry, and
+ *    each entry receives its contributions in colour order, then element
+ *    order within its one chunk - the same bits for any thread count.  A
+ *    chunk's elements are neighbours in a locality-ordered mesh, so the CSR
+ *    rows they add into stay in cache while the chunk runs (colouring
+ *    single elements instead sweeps the whole matrix once per colour).
  *  - FEINT_MESH_OUT_ATOMIC: add with `omp atomic update`, chunks in mesh
  *    order, each thread a contiguous share of them; plain additions in a
  *    block whose vertices no chunk of another share touches
@@ -76,7 +76,9 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_prefetch_, _host)(const feint_mesh_kernel
   feint_prefetch_mesh_block(conn, ns, ne, i0, FEINT_PREFETCH_AHEAD, 2, ka->coeffs, cs,
                             ka->coords, 3 * sizeof(double), scatter ? ka->row_ptr : NULL,
                             nc * sizeof(*ka->row_ptr));
-  if (scatter && ka->elem_map != NULL && far + B <= ne)
+  if (scatter && ka->elem_map8 != NULL && far + B <= ne)
+    feint_prefetch_bytes(ka->elem_map8 + far * (size_t)(ns * ns), FEINT_B * ns * ns);
+  else if (scatter && ka->elem_map != NULL && far + B <= ne)
     feint_prefetch_bytes(ka->elem_map + far * (size_t)(ns * ns),
                          FEINT_B * ns * ns * (int)sizeof(int32_t));
   if (scatter && next + B <= ne)
@@ -113,16 +115,30 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
     double tmp[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
     feint_block_out(ka->layout_out, ka->A, nd * nd, i0 / FEINT_B, nvalid, A, tmp);
     feint_block_out(ka->layout_out, ka->b, nd, i0 / FEINT_B, nvalid, b, tmp);
-  } else if (ka->elem_map != NULL) { /* positions from the map */
+  } else if (ka->elem_map8 != NULL) { /* positions from the map, 1-byte */
+    const uint8_t *map = ka->elem_map8 + i0 * (size_t)(ns * ns);
+    if (out == FEINT_MESH_OUT_ATOMIC)
+      for (int l = 0; l < nvalid; l++)
+        feint_scatter_element_mapped(et, pb, 1, conn + elem[l] * (size_t)ns, NULL,
+                                     map + l * ns * ns, A + l, b + l, FEINT_B, ka->row_ptr,
+                                     ka->values, ka->rhs);
+    else
+      for (int l = 0; l < nvalid; l++)
+        feint_scatter_element_mapped(et, pb, 0, conn + elem[l] * (size_t)ns, NULL,
+                                     map + l * ns * ns, A + l, b + l, FEINT_B, ka->row_ptr,
+                                     ka->values, ka->rhs);
+  } else if (ka->elem_map != NULL) { /* positions from the map, 32-bit */
     const int32_t *map = ka->elem_map + i0 * (size_t)(ns * ns);
     if (out == FEINT_MESH_OUT_ATOMIC)
       for (int l = 0; l < nvalid; l++)
         feint_scatter_element_mapped(et, pb, 1, conn + elem[l] * (size_t)ns, map + l * ns * ns,
-                                     A + l, b + l, FEINT_B, ka->row_ptr, ka->values, ka->rhs);
+                                     NULL, A + l, b + l, FEINT_B, ka->row_ptr, ka->values,
+                                     ka->rhs);
     else
       for (int l = 0; l < nvalid; l++)
         feint_scatter_element_mapped(et, pb, 0, conn + elem[l] * (size_t)ns, map + l * ns * ns,
-                                     A + l, b + l, FEINT_B, ka->row_ptr, ka->values, ka->rhs);
+                                     NULL, A + l, b + l, FEINT_B, ka->row_ptr, ka->values,
+                                     ka->rhs);
   } else { /* positions by search, checked: entries with no place counted */
     int missing = 0;
     if (out == FEINT_MESH_OUT_ATOMIC)

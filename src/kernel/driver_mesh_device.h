@@ -33,8 +33,8 @@
 FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
     const int et, const int pb, const int out, const size_t e, const int lin, const int lout,
     const double *coords, const uint32_t *conn, const double *coeffs, double *A, double *b,
-    const int64_t *row_ptr, const int32_t *col_idx, const int32_t *emap, double *values,
-    double *rhs, size_t *missing) {
+    const int64_t *row_ptr, const int32_t *col_idx, const int32_t *emap, const uint8_t *emap8,
+    double *values, double *rhs, size_t *missing) {
   const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
   const size_t nd = (size_t)feint_problem_dofs(et, pb), as = nd * nd;
   const size_t lane = e % B, base = e - lane;
@@ -46,14 +46,15 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
   double *bb = !elem_out ? be : blk_out ? b + base * nd + lane : b + e * nd;
   FEINT_ELEMENT_FN(et, pb, geo, coef, 1, a, bb, elem_out && blk_out ? FEINT_B : 1);
   if (elem_out) return;
-  if (emap != NULL) { /* positions from the map */
-    const int32_t *off = emap + e * ns * ns;
+  if (emap != NULL || emap8 != NULL) { /* positions from the map (width: a run-time test) */
+    const int32_t *off = emap != NULL ? emap + e * ns * ns : NULL;
+    const uint8_t *off8 = emap8 != NULL ? emap8 + e * ns * ns : NULL;
     if (out == FEINT_MESH_OUT_ATOMIC)
-      feint_scatter_element_mapped(et, pb, 1, conn + e * ns, off, Ae, be, 1, row_ptr, values,
-                                   rhs);
+      feint_scatter_element_mapped(et, pb, 1, conn + e * ns, off, off8, Ae, be, 1, row_ptr,
+                                   values, rhs);
     else
-      feint_scatter_element_mapped(et, pb, 0, conn + e * ns, off, Ae, be, 1, row_ptr, values,
-                                   rhs);
+      feint_scatter_element_mapped(et, pb, 0, conn + e * ns, off, off8, Ae, be, 1, row_ptr,
+                                   values, rhs);
   } else { /* positions by search, checked */
     const int m =
         out == FEINT_MESH_OUT_ATOMIC
@@ -83,13 +84,13 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
                                           fallback_teams);                                      \
       FEINT_PRAGMA(omp target teams distribute parallel for device(device) num_teams(nt_)       \
                    thread_limit(FEINT_GPU_TEAM_SIZE_##ET##_##PB)                                \
-                   is_device_ptr(coords, conn, coeffs, A, b, row_ptr, col_idx, emap, values,    \
-                                 rhs, missing, ord_))                                           \
+                   is_device_ptr(coords, conn, coeffs, A, b, row_ptr, col_idx, emap, emap8,     \
+                                 values, rhs, missing, ord_))                                   \
       for (size_t i = 0; i < cnt_; i++)                                                         \
         FEINT_VFN(feint_mesh_elem_, _device)(FEINT_##ET, FEINT_##PB, output,                    \
                                              ord_ ? ord_[lo_ + i] : lo_ + i, lin, lout, coords, \
                                              conn, coeffs, A, b, row_ptr, col_idx, emap,       \
-                                             values, rhs, missing);                             \
+                                             emap8, values, rhs, missing);                      \
     }                                                                                           \
   } while (0)
 
@@ -102,6 +103,7 @@ void FEINT_VFN(feint_variant_, _mesh_device)(const feint_mesh_kernel_args *ka, i
   size_t *missing = ka->num_missing;
   const int64_t *row_ptr = ka->row_ptr;
   const int32_t *col_idx = ka->col_idx, *emap = ka->elem_map;
+  const uint8_t *emap8 = ka->elem_map8;
   const size_t n = ka->num_elem, num_colours = ka->num_colours;
   const size_t *colour_ptr = ka->colour_ptr;
   const int lin = ka->layout_in, lout = ka->layout_out, output = ka->output;

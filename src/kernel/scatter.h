@@ -33,7 +33,8 @@
  *
  * Position by map (feint_scatter_element_mapped, feint_assembly_map): the
  * count cnt[s] of row N_C v_r stored per element and node pair, computed
- * and checked once (assembly/map.c); row_ptr is still read, col_idx is not.
+ * and checked once (assembly/map.c), 32-bit or, when every offset of the
+ * map fits, 1-byte; row_ptr is still read, col_idx is not.
  * Both paths add through one loop (feint_scatter_row): the same numbers in
  * the same order, bitwise equal results.
  */
@@ -133,21 +134,27 @@ FEINT_INLINE int feint_scatter_element(const int et, const int pb, const int ato
 /* The same additions as feint_scatter_element, positions from the map:
  * off[r * N_S + s] = offset of column N_C v[s] within row N_C v[r] (the
  * element's N_S^2 entries of feint_assembly_map, checked when it was
- * made). */
+ * made), or off8[r * N_S + s] when off8 != NULL (the map's 1-byte offsets;
+ * the host driver passes a literal NULL for the other, so each width
+ * compiles to its own loads). */
 FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const int atomic,
                                                const uint32_t *v, const int32_t *off,
-                                               const double *Ae, const double *be,
-                                               const int stride, const int64_t *row_ptr,
-                                               double *values, double *rhs) {
+                                               const uint8_t *off8, const double *Ae,
+                                               const double *be, const int stride,
+                                               const int64_t *row_ptr, double *values,
+                                               double *rhs) {
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb);
   FEINT_UNROLL
   for (int r = 0; r < ns; r++) {
     const int32_t vr = nc * (int32_t)v[r];
+    int32_t o[FEINT_MAX_NODES];
+    FEINT_UNROLL
+    for (int s = 0; s < ns; s++) o[s] = off8 != NULL ? (int32_t)off8[r * ns + s] : off[r * ns + s];
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
       const int i = nc * r + c;
-      feint_scatter_row(ns, nc, atomic, i, row_ptr[vr + c], 0, off + r * ns, NULL, NULL, Ae,
-                        stride, values);
+      feint_scatter_row(ns, nc, atomic, i, row_ptr[vr + c], 0, o, NULL, NULL, Ae, stride,
+                        values);
       const double bv = be[i * stride];
       if (atomic) {
         FEINT_OMP(atomic update)
