@@ -918,6 +918,8 @@ feint_status feint_operator_create(const feint_integrate_desc *desc, feint_opera
 /* Release an operator and its device data (NULL: no-op). */
 feint_status feint_operator_destroy(feint_operator *op);
 
+/* What an operator is and where it runs (feint_operator_info above, every
+ * field set); FEINT_ERR_NULL_ARG if op or info is NULL. */
 feint_status feint_operator_get_info(const feint_operator *op, feint_operator_info *info);
 
 /* y = A x  (x, y: [num_dofs], not overlapping; y is overwritten).

@@ -278,6 +278,10 @@ typedef struct {
                                  N_D = N_C N_S */
 } feint_pm_assembly_counts;
 
+/* The counts of feint_assemble (positions by search) for a case on a mesh of
+ * num_elem elements, num_vertices vertices and nnz stored entries.
+ * FEINT_ERR_NULL_ARG (out), FEINT_ERR_OUT_OF_RANGE (an enum value),
+ * FEINT_ERR_BAD_SIZE (a size of 2^52 or more: the counts would overflow). */
 feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem problem,
                                           feint_variant variant,
                                           feint_assemble_strategy strategy, size_t num_elem,
@@ -318,6 +322,11 @@ typedef struct {
   long long flops;             /* see perfmodel/operator.c */
 } feint_pm_operator_counts;
 
+/* The counts of one feint_operator_apply of a case and form on a mesh of
+ * num_elem elements, num_vertices vertices and nnz stored entries (the
+ * pattern's, read by the ASSEMBLED form).  Errors as
+ * feint_pm_assembly_counts_get, and FEINT_ERR_UNSUPPORTED for a case the
+ * form does not serve (perfmodel/operator.c). */
 feint_status feint_pm_operator_counts_get(feint_element element, feint_problem problem,
                                           feint_variant variant, feint_operator_form form,
                                           feint_assemble_strategy strategy, size_t num_elem,
@@ -338,6 +347,9 @@ typedef struct {
   int reductions;          /* global reductions per iteration: 2 CG, 1 pipelined */
 } feint_pm_cg_counts;
 
+/* The counts of one iteration of solver with preconditioner pc.
+ * FEINT_ERR_NULL_ARG (out), FEINT_ERR_OUT_OF_RANGE (an enum value),
+ * FEINT_ERR_BAD_SIZE (sizes whose counts would overflow). */
 feint_status feint_pm_cg_counts_get(feint_solver solver, feint_pc pc, size_t n, size_t nnz,
                                     feint_pm_cg_counts *out);
 
