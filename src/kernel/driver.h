@@ -214,8 +214,9 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     const double *coef;
     if (expand) {
       double lame_buf[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
-      const double *c = feint_block_in(lin, ka->coeffs, coef_in_size, blk, nvalid, lame_buf,
-                                       tmp_buf);
+      /* (the size spelled out: a literal here, so the transposition's loops unroll) */
+      const double *c = feint_block_in(lin, ka->coeffs, feint_problem_coeffs(et, FEINT_ELASTICITY),
+                                       blk, nvalid, lame_buf, tmp_buf);
       FEINT_OMP(simd)
       for (int lane = 0; lane < FEINT_B; lane++)
         feint_expand_lame(et, c + lane, FEINT_B, coef_buf + lane, FEINT_B);
