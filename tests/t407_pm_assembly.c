@@ -12,8 +12,8 @@ static void expect_mapped(feint_element el, feint_problem pb, feint_assemble_str
   const size_t nc = pb == FEINT_ELASTICITY ? 3 : 1;
   feint_pm_assembly_counts a;
   feint_pm_counts c;
-  CHECK_STATUS(feint_pm_assembly_mapped_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st, map_offset_bytes, E,
-                                                   V, Z, &a),
+  CHECK_STATUS(feint_pm_assembly_mapped_counts_get(el, pb, FEINT_QSS_GEO_GENERIC, st,
+                                                   map_offset_bytes, E, V, Z, &a),
                FEINT_SUCCESS, NULL);
   if (!map_offset_bytes) { /* the search's counts, the same by either function */
     feint_pm_assembly_counts s;
