@@ -91,6 +91,44 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_prefetch_, _host)(const feint_mesh_kernel
     }
 }
 
+/* Add the block's nvalid lanes (elements elem[l], A^e and b^e of lane l
+ * at A + l and b + l with stride FEINT_B) into the CSR values and the
+ * vector, through kernel/scatter.h: positions from ka->elem_map8 or
+ * ka->elem_map (the width's own loop, the other map a literal NULL), or
+ * by search, checked, a nonzero count of entries with no place added to
+ * *ka->num_missing.  `atomic` is a literal at both calls, so each of the
+ * six loops compiles to its own additions. */
+FEINT_INLINE void FEINT_VFN(feint_mesh_scatter_, _host)(const feint_mesh_kernel_args *ka,
+                                                        const int et, const int pb,
+                                                        const int atomic, const size_t i0,
+                                                        const int nvalid, const size_t *elem,
+                                                        const double *A, const double *b) {
+  const int ns = feint_elem_nodes(et);
+  const uint32_t *conn = ka->conn;
+  if (ka->elem_map8 != NULL) { /* positions from the map, 1-byte */
+    const uint8_t *map = ka->elem_map8 + i0 * (size_t)(ns * ns);
+    for (int l = 0; l < nvalid; l++)
+      feint_scatter_element_mapped(et, pb, atomic, conn + elem[l] * (size_t)ns, NULL,
+                                   map + l * ns * ns, A + l, b + l, FEINT_B, ka->row_ptr,
+                                   ka->values, ka->rhs);
+  } else if (ka->elem_map != NULL) { /* positions from the map, 32-bit */
+    const int32_t *map = ka->elem_map + i0 * (size_t)(ns * ns);
+    for (int l = 0; l < nvalid; l++)
+      feint_scatter_element_mapped(et, pb, atomic, conn + elem[l] * (size_t)ns,
+                                   map + l * ns * ns, NULL, A + l, b + l, FEINT_B, ka->row_ptr,
+                                   ka->values, ka->rhs);
+  } else { /* positions by search, checked: entries with no place counted */
+    int missing = 0;
+    for (int l = 0; l < nvalid; l++)
+      missing += feint_scatter_element(et, pb, atomic, conn + elem[l] * (size_t)ns, A + l, b + l,
+                                       FEINT_B, ka->row_ptr, ka->col_idx, ka->values, ka->rhs);
+    if (missing) { /* the shared counter is touched only on a miss */
+      FEINT_OMP(atomic update)
+      *ka->num_missing += (size_t)missing;
+    }
+  }
+}
+
 /* Gather elements [i0, i0 + nvalid) into blocked buffers (kernel/gather.h),
  * run the variant on every lane, and send the block to output `out` (a
  * run-time value: one call of the case's block function, whatever the
@@ -98,7 +136,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_prefetch_, _host)(const feint_mesh_kernel
 FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_args *ka,
                                                       const int et, const int pb, const int out,
                                                       const size_t i0, const int nvalid) {
-  const int ns = feint_elem_nodes(et), nd = feint_problem_dofs(et, pb);
+  const int nd = feint_problem_dofs(et, pb);
   const uint32_t *conn = ka->conn;
   double geo[3 * FEINT_MAX_NODES * FEINT_B] __attribute__((aligned(64)));
   double coef[FEINT_MAX_COEFFS * FEINT_B] __attribute__((aligned(64)));
@@ -115,44 +153,10 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
     double tmp[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
     feint_block_out(ka->layout_out, ka->A, nd * nd, i0 / FEINT_B, nvalid, A, tmp);
     feint_block_out(ka->layout_out, ka->b, nd, i0 / FEINT_B, nvalid, b, tmp);
-  } else if (ka->elem_map8 != NULL) { /* positions from the map, 1-byte */
-    const uint8_t *map = ka->elem_map8 + i0 * (size_t)(ns * ns);
-    if (out == FEINT_MESH_OUT_ATOMIC)
-      for (int l = 0; l < nvalid; l++)
-        feint_scatter_element_mapped(et, pb, 1, conn + elem[l] * (size_t)ns, NULL,
-                                     map + l * ns * ns, A + l, b + l, FEINT_B, ka->row_ptr,
-                                     ka->values, ka->rhs);
-    else
-      for (int l = 0; l < nvalid; l++)
-        feint_scatter_element_mapped(et, pb, 0, conn + elem[l] * (size_t)ns, NULL,
-                                     map + l * ns * ns, A + l, b + l, FEINT_B, ka->row_ptr,
-                                     ka->values, ka->rhs);
-  } else if (ka->elem_map != NULL) { /* positions from the map, 32-bit */
-    const int32_t *map = ka->elem_map + i0 * (size_t)(ns * ns);
-    if (out == FEINT_MESH_OUT_ATOMIC)
-      for (int l = 0; l < nvalid; l++)
-        feint_scatter_element_mapped(et, pb, 1, conn + elem[l] * (size_t)ns, map + l * ns * ns,
-                                     NULL, A + l, b + l, FEINT_B, ka->row_ptr, ka->values,
-                                     ka->rhs);
-    else
-      for (int l = 0; l < nvalid; l++)
-        feint_scatter_element_mapped(et, pb, 0, conn + elem[l] * (size_t)ns, map + l * ns * ns,
-                                     NULL, A + l, b + l, FEINT_B, ka->row_ptr, ka->values,
-                                     ka->rhs);
-  } else { /* positions by search, checked: entries with no place counted */
-    int missing = 0;
-    if (out == FEINT_MESH_OUT_ATOMIC)
-      for (int l = 0; l < nvalid; l++)
-        missing += feint_scatter_element(et, pb, 1, conn + elem[l] * (size_t)ns, A + l, b + l,
-                                         FEINT_B, ka->row_ptr, ka->col_idx, ka->values, ka->rhs);
-    else
-      for (int l = 0; l < nvalid; l++)
-        missing += feint_scatter_element(et, pb, 0, conn + elem[l] * (size_t)ns, A + l, b + l,
-                                         FEINT_B, ka->row_ptr, ka->col_idx, ka->values, ka->rhs);
-    if (missing) { /* the shared counter is touched only on a miss */
-      FEINT_OMP(atomic update)
-      *ka->num_missing += (size_t)missing;
-    }
+  } else if (out == FEINT_MESH_OUT_ATOMIC) {
+    FEINT_VFN(feint_mesh_scatter_, _host)(ka, et, pb, 1, i0, nvalid, elem, A, b);
+  } else {
+    FEINT_VFN(feint_mesh_scatter_, _host)(ka, et, pb, 0, i0, nvalid, elem, A, b);
   }
 }
 
