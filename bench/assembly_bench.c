@@ -24,7 +24,9 @@
  * reported: the assembled values and vector against a serial scatter, here,
  * of feint_integrate_mesh's per-element A^e and b^e, entry by entry with
  * |x - x_ref| <= 64 eps sum |contributions|; PASS/FAIL per row, exit 1 on a
- * FAIL.  Meshes: feint_mesh_box_create (regular, shared vertices).
+ * FAIL.  Meshes: feint_mesh_box_create (regular, shared vertices).  A case
+ * whose arrays would not fit in memory (hex8 elasticity at the default size
+ * needs ~28 GB) is skipped with a line naming a --cells that fits.
  *
  * Usage: feint_bench_assembly [--cells N] [--reps R] [--csv FILE]
  *        [--case tet4-poisson,...] [--threads T1,T2] [--order box,hilbert]
@@ -36,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h> /* sysconf: the memory check */
 
 #include <float.h>
 #include <math.h>
@@ -170,6 +173,26 @@ int main(int argc, char **argv) {
       feint_element_get_info((feint_element)el, &ei);
       const size_t ns2 = (size_t)ei.num_nodes * (size_t)ei.num_nodes; /* offsets per element */
       const int map_w = m.num_elem ? (int)(map_bytes / (ns2 * m.num_elem)) : 4; /* 1 or 4 */
+      /* What the case holds at once: values and columns of A, the
+       * reference and its absolute sums (8 + 4 + 16 bytes per entry), five
+       * vectors, the map, the coefficients.  A case that would not fit in
+       * this machine's memory is named and skipped rather than killed by the
+       * kernel halfway (hex8 elasticity on 160^3 cells needs ~28 GB). */
+      const double need = 28.0 * (double)A.nnz + 40.0 * (double)A.num_rows +
+                          (double)map_bytes + 8.0 * (double)(m.num_elem * nc);
+      const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+      if (phys > 0 && need > 0.85 * phys) {
+        printf("# %s %s skipped: needs ~%.1f GiB, this machine has %.1f GiB (try --cells %zu)\n",
+               name, order, need / (1 << 30), phys / (1 << 30),
+               (size_t)((double)cells * cbrt(0.7 * phys / need)));
+        fflush(stdout);
+        free(coef);
+        feint_assembly_map_destroy(map);
+        feint_assembly_destroy(plan);
+        feint_csr_destroy(&A);
+        feint_mesh_destroy(&m);
+        continue;
+      }
       double *b = malloc(A.num_rows * 8);
       double *ref_v = malloc(A.nnz * 8), *abs_v = malloc(A.nnz * 8);
       double *ref_b = malloc(A.num_rows * 8), *abs_b = malloc(A.num_rows * 8);
