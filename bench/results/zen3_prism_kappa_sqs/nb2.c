@@ -1,14 +1,14 @@
 /* natural vs blocked, input and output separately (store_forwarding/nb.c with a problem argument): 4 Mi perturbed elements,
  * trusted geometry; argv: element (0 tet4), variant (0 qss_geo_linear), problem (0 poisson, 3 poisson_kappa); 12 interleaved rounds, the
  * first two dropped; min and median ns per element.  Build: clang-19 -O2 -march=native
- * -fopenmp -Iinclude nb.c build/lib/libfeint.a -lm */
+ * -fopenmp -Iinclude nb2.c build/lib/libfeint.a -lm.  Optional: argv 4 and 5 run one pair only (input, output: 0 natural, 1 blocked; the others print 0), $NB_N elements (default 4 Mi) */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "feint.h"
 int main(int argc, char **argv) {
-  const size_t n = (size_t)1 << 22;
+  const size_t n = getenv("NB_N") ? (size_t)atol(getenv("NB_N")) : (size_t)1 << 22;
   const int el = argc > 1 ? atoi(argv[1]) : 0, var = argc > 2 ? atoi(argv[2]) : 0, pb = argc > 3 ? atoi(argv[3]) : 0;
   size_t ng, nc, na, nb;
   feint_array_entries((feint_element)el, (feint_problem)pb, FEINT_ARRAY_GEOMETRY, &ng);
@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
   double t[2][2][12];
   for (int r = 0; r < 12; r++)
     for (int li = 0; li < 2; li++)
-      for (int lo = 0; lo < 2; lo++) {
+      for (int lo = 0; lo < 2; lo++) { if (argc > 4 && (li != atoi(argv[4]) || lo != atoi(argv[5]))) { t[li][lo][r] = 0; continue; }
         feint_integrate_desc d = {(feint_element)el, (feint_problem)pb, (feint_variant)var,
                                   li ? FEINT_LAYOUT_BLOCKED : FEINT_LAYOUT_NATURAL,
                                   lo ? FEINT_LAYOUT_BLOCKED : FEINT_LAYOUT_NATURAL,
