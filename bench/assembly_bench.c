@@ -181,21 +181,17 @@ int main(int argc, char **argv) {
       const double need = 28.0 * (double)A.nnz + 40.0 * (double)A.num_rows +
                           (double)map_bytes + 8.0 * (double)(m.num_elem * nc);
       const double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+      double *b = NULL, *ref_v = NULL, *abs_v = NULL, *ref_b = NULL, *abs_b = NULL;
       if (phys > 0 && need > 0.85 * phys) {
         printf("# %s %s skipped: needs ~%.1f GiB, this machine has %.1f GiB (try --cells %zu)\n",
                name, order, need / (1 << 30), phys / (1 << 30),
                (size_t)((double)cells * cbrt(0.7 * phys / need)));
         fflush(stdout);
-        free(coef);
-        feint_assembly_map_destroy(map);
-        feint_assembly_destroy(plan);
-        feint_csr_destroy(&A);
-        feint_mesh_destroy(&m);
-        continue;
+        goto case_done; /* the case's cleanup below */
       }
-      double *b = malloc(A.num_rows * 8);
-      double *ref_v = malloc(A.nnz * 8), *abs_v = malloc(A.nnz * 8);
-      double *ref_b = malloc(A.num_rows * 8), *abs_b = malloc(A.num_rows * 8);
+      b = malloc(A.num_rows * 8);
+      ref_v = malloc(A.nnz * 8), abs_v = malloc(A.nnz * 8);
+      ref_b = malloc(A.num_rows * 8), abs_b = malloc(A.num_rows * 8);
       reference(&m, (feint_problem)pb, coef, nc, &A, ref_v, abs_v, ref_b, abs_b);
       feint_integrate_desc d = {(feint_element)el, (feint_problem)pb, FEINT_QSS_GEO_LINEAR, 0, 0,
                                 FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
@@ -264,6 +260,7 @@ int main(int argc, char **argv) {
           fflush(stdout);
           free(t), free(bw), free(fl);
         }
+    case_done:
       free(coef), free(b), free(ref_v), free(abs_v), free(ref_b), free(abs_b);
       feint_assembly_map_destroy(map);
       feint_assembly_destroy(plan);
