@@ -1,0 +1,225 @@
+/* The reference-tensor form of hex8 Poisson on affine hexes (issue 8), as a probe.
+ *
+ * On a parallelepiped J is constant, so with G = det J J^-1 J^-T (symmetric 3 x 3)
+ *   A_ij = sum_q w_q det J grad phi_i . grad phi_j = sum_{k,l} G_kl R^kl_ij,
+ *   R^kl_ij = sum_q w_q dphi_i/dxi_k dphi_j/dxi_l   (a table: the quadrature sum done once).
+ * A is symmetric: 36 entries x 6 terms (k <= l, R^kl + R^lk) = 216 FMAs, against the
+ * ~2650 flops of the quadrature loops (sqs_geo_linear).  b_r = sum_q det w_q f_q phi_qr
+ * stays as it is (f per point).
+ *
+ * The element function below runs inside feint's own host driver (kernel/driver.h: blocks of
+ * 8 lanes, L1 buffers, streaming stores), restricted to the one case, so both forms are timed
+ * through the same loop.  Per round: the triad, sqs_geo_linear (feint_integrate, trusted) and
+ * this form, natural and blocked; 4 Mi distinct perturbed parallelepipeds.  Min and median
+ * ns per element; % of the memory bound = (832 B / triad GB/s of that round) / time.
+ * Checks every entry of every element against sqs_geo_linear: |rt - sqs| <= 64 eps
+ * max_ij |A_ij| of the element (both are sums of <= 64 rounded terms of size <= max |A|
+ * times the condition of the element's shape, ~1 here).
+ *
+ * Build (repository root, after make):
+ *   clang-19 -O3 -march=native -mprefer-vector-width=512 -std=c11 -fopenmp -Iinclude -Isrc \
+ *     -Iperfmodel -mllvm -pragma-unroll-threshold=1000000 \
+ *     bench/results/hex8_reference_tensor/rt.c build/lib/libfeint.a -lm -o /tmp/rt
+ * Run: OMP_PROC_BIND=close OMP_PLACES=cores /tmp/rt [rounds]          */
+#include <float.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "feint.h"
+#include "feint_perfmodel.h"
+#include "kernel/geometry.h"
+#include "kernel/physics.h"
+
+/* this probe's driver instantiates Poisson only */
+#undef FEINT_FOR_EACH_CASE
+#define FEINT_FOR_EACH_CASE(X) X(TET4, POISSON) X(PRISM6, POISSON) X(HEX8, POISSON)
+#undef FEINT_FOR_EACH_KERNEL_CASE
+#define FEINT_FOR_EACH_KERNEL_CASE(X) FEINT_FOR_EACH_CASE(X)
+
+/* R^kl_ij (+ R^lk_ij for k != l): constants once unrolled (static const tables); 48 of the
+ * 216 (k <= l, i <= j) are zero, and their terms fold away (the test on t is on a constant),
+ * the others are FMAs.  (feint_times_table's selects gave a mul and an add per term: 511 FP
+ * instructions per 4-lane pass against 416, and the same time, this form being memory-bound.) */
+FEINT_INLINE double rt_tensor(int et, int k, int l, int i, int j) {
+  double s = 0.0;
+  FEINT_UNROLL
+  for (int q = 0; q < feint_elem_qpts(et); q++) {
+    s += feint_elem_qwt(et, q) * feint_elem_dphi(et, q, i, k) * feint_elem_dphi(et, q, j, l);
+    if (k != l)
+      s += feint_elem_qwt(et, q) * feint_elem_dphi(et, q, i, l) * feint_elem_dphi(et, q, j, k);
+  }
+  return s;
+}
+
+FEINT_INLINE void rt_element(const int et, const int pb, const double *geo, const double *coef_in,
+                             const int in_stride, double *A, double *b, const int out_stride) {
+  (void)pb;
+  const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
+  double x[FEINT_MAX_NODES][3], J[3][3], Jinv[3][3], G[3][3];
+  feint_load_nodes(et, geo, in_stride, x);
+  feint_jacobian(et, 0, x, J);
+  const double det = feint_invert3(J, Jinv);
+  FEINT_UNROLL
+  for (int k = 0; k < 3; k++)
+    FEINT_UNROLL
+    for (int l = k; l < 3; l++)
+      G[k][l] = det * (Jinv[k][0] * Jinv[l][0] + Jinv[k][1] * Jinv[l][1] + Jinv[k][2] * Jinv[l][2]);
+  FEINT_UNROLL
+  for (int i = 0; i < ns; i++)
+    FEINT_UNROLL
+    for (int j = i; j < ns; j++) {
+      double a = -0.0;
+      FEINT_UNROLL
+      for (int k = 0; k < 3; k++)
+        FEINT_UNROLL
+        for (int l = k; l < 3; l++) {
+          const double t = rt_tensor(et, k, l, i, j);
+          if (t != 0.0) a += G[k][l] * t;
+        }
+      A[(i * ns + j) * out_stride] = a;
+      A[(j * ns + i) * out_stride] = a;
+    }
+  double fq[FEINT_MAX_QPTS];
+  FEINT_UNROLL
+  for (int q = 0; q < nq; q++) fq[q] = det * feint_elem_qwt(et, q) * coef_in[q * in_stride];
+  FEINT_UNROLL
+  for (int r = 0; r < ns; r++) {
+    double s = 0.0;
+    FEINT_UNROLL
+    for (int q = 0; q < nq; q++) s += fq[q] * feint_elem_phi(et, q, r);
+    b[r * out_stride] = s;
+  }
+}
+
+#define FEINT_VARIANT_NAME rt_geo_linear
+#define FEINT_ELEMENT_FN rt_element
+#include "kernel/driver.h"
+
+#define ROUNDS_MAX 64
+static int cmp(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+static double median(const double *v, int n) {
+  double s[ROUNDS_MAX];
+  for (int i = 0; i < n; i++) s[i] = v[i];
+  qsort(s, (size_t)n, sizeof *s, cmp);
+  return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+static double urand(void) { return (double)rand() / RAND_MAX - 0.5; }
+
+int main(int argc, char **argv) {
+  const int rounds = argc > 1 ? atoi(argv[1]) : 12;
+  feint_element el = FEINT_HEX8;
+  feint_variant base = FEINT_SQS_GEO_LINEAR;
+  if (rounds < 3 || rounds > ROUNDS_MAX || (argc > 2 && feint_pm_element_parse(argv[2], &el)) ||
+      (argc > 3 && feint_pm_variant_parse(argv[3], &base))) {
+    fprintf(stderr, "usage: %s [rounds (3..%d) [element [baseline variant]]]\n", argv[0],
+            ROUNDS_MAX);
+    return 2;
+  }
+  const size_t n = (size_t)1 << 22;
+  size_t ng, nc, na, nb;
+  feint_array_entries(el, FEINT_POISSON, FEINT_ARRAY_GEOMETRY, &ng);
+  feint_array_entries(el, FEINT_POISSON, FEINT_ARRAY_COEFFS, &nc);
+  feint_array_entries(el, FEINT_POISSON, FEINT_ARRAY_A, &na);
+  feint_array_entries(el, FEINT_POISSON, FEINT_ARRAY_B, &nb);
+  double *g[2], *c[2], *A[2][2], *bv[2][2]; /* [layout], [form][layout] */
+  for (int l = 0; l < 2; l++) {
+    g[l] = aligned_alloc(64, n * ng * 8), c[l] = aligned_alloc(64, n * nc * 8);
+    for (int f = 0; f < 2; f++)
+      A[f][l] = aligned_alloc(64, n * na * 8), bv[f][l] = aligned_alloc(64, n * nb * 8);
+  }
+  feint_element_info ei;
+  feint_element_get_info(el, &ei);
+  srand(1);
+  for (size_t e = 0; e < n; e++) { /* x = x0 + M xi: a random affine element */
+    double M[3][3], x0[3];
+    for (int a = 0; a < 3; a++) {
+      x0[a] = (double)(e % 101) + urand();
+      for (int d = 0; d < 3; d++) M[a][d] = (a == d ? 0.5 : 0.0) + 0.15 * urand();
+    }
+    for (size_t v = 0; v < ng / 3; v++)
+      for (int a = 0; a < 3; a++) {
+        double s = x0[a];
+        for (int d = 0; d < 3; d++) s += M[a][d] * ei.nodes[v][d];
+        g[0][e * ng + 3 * v + a] = s;
+      }
+  }
+  for (size_t i = 0; i < n * nc; i++) c[0][i] = 1.0 + 0.5 * urand();
+  feint_layout_convert(n, ng, FEINT_LAYOUT_NATURAL, g[0], FEINT_LAYOUT_BLOCKED, g[1]);
+  feint_layout_convert(n, nc, FEINT_LAYOUT_NATURAL, c[0], FEINT_LAYOUT_BLOCKED, c[1]);
+  for (int l = 0; l < 2; l++)
+    for (int f = 0; f < 2; f++) /* touch the outputs once */
+      for (size_t i = 0; i < n * na; i++) A[f][l][i] = 0.0;
+
+  const size_t tn = (size_t)1 << 24;
+  double *ta = aligned_alloc(64, tn * 8), *tb = aligned_alloc(64, tn * 8),
+         *tc = aligned_alloc(64, tn * 8);
+  for (size_t i = 0; i < tn; i++) ta[i] = 0, tb[i] = 1, tc[i] = 2;
+  feint_pm_counts pc;
+  feint_pm_counts_get(el, FEINT_POISSON, base, &pc);
+  const double bytes = (double)pc.bytes_compulsory;
+
+  double t[2][2][ROUNDS_MAX], pct[2][2][ROUNDS_MAX], gbs[ROUNDS_MAX];
+  for (int r = 0; r < rounds; r++) {
+    gbs[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
+    for (int l = 0; l < 2; l++)
+      for (int f = 0; f < 2; f++) {
+        const feint_layout lay = l ? FEINT_LAYOUT_BLOCKED : FEINT_LAYOUT_NATURAL;
+        const double t0 = omp_get_wtime();
+        if (f == 0) {
+          const feint_integrate_desc d = {el, FEINT_POISSON, base, lay,
+                                          lay, FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
+          if (feint_integrate(&d, n, g[l], c[l], A[0][l], bv[0][l])) {
+            fprintf(stderr, "%s\n", feint_last_error());
+            return 1;
+          }
+        } else {
+          const feint_kernel_args ka = {el, FEINT_POISSON, lay, lay, n,
+                                        g[l],       c[l],          A[1][l], bv[1][l]};
+          feint_variant_rt_geo_linear_host(&ka);
+        }
+        t[f][l][r] = (omp_get_wtime() - t0) / (double)n * 1e9;
+        pct[f][l][r] = 100.0 * (bytes / gbs[r]) / t[f][l][r];
+      }
+  }
+  /* every entry against sqs_geo_linear, per element, both layouts */
+  double worst = 0.0;
+  for (int l = 0; l < 2; l++)
+    for (size_t e = 0; e < n; e++) {
+      const size_t blk = e / 8, lane = e % 8;
+      double amax = 0.0, dmax = 0.0, bmax = 0.0, bd = 0.0;
+      for (size_t k = 0; k < na; k++) {
+        const size_t i = l ? (blk * na + k) * 8 + lane : e * na + k;
+        amax = fmax(amax, fabs(A[0][l][i]));
+        dmax = fmax(dmax, fabs(A[0][l][i] - A[1][l][i]));
+      }
+      for (size_t k = 0; k < nb; k++) {
+        const size_t i = l ? (blk * nb + k) * 8 + lane : e * nb + k;
+        bmax = fmax(bmax, fabs(bv[0][l][i]));
+        bd = fmax(bd, fabs(bv[0][l][i] - bv[1][l][i]));
+      }
+      worst = fmax(worst, fmax(dmax / amax, bd / bmax) / DBL_EPSILON);
+    }
+  printf("%s Poisson, %zu affine elements, %d threads, %d rounds (first dropped); "
+         "bytes %.0f per element\n", feint_element_name(el), n, omp_get_max_threads(), rounds,
+         bytes);
+  double gmin = gbs[1];
+  for (int r = 2; r < rounds; r++) gmin = fmin(gmin, gbs[r]);
+  printf("triad GB/s min %.1f median %.1f\n", gmin, median(gbs + 1, rounds - 1));
+  const char *fn[2] = {feint_pm_variant_name(base), "reference tensor"};
+  static const char *ln[2] = {"natural", "blocked"};
+  for (int f = 0; f < 2; f++)
+    for (int l = 0; l < 2; l++) {
+      double mn = t[f][l][1], pmax = pct[f][l][1];
+      for (int r = 2; r < rounds; r++) mn = fmin(mn, t[f][l][r]), pmax = fmax(pmax, pct[f][l][r]);
+      printf("%-17s %-8s ns min %7.2f median %7.2f   %% of memory bound max %5.1f median %5.1f\n",
+             fn[f], ln[l], mn, median(t[f][l] + 1, rounds - 1), pmax,
+             median(pct[f][l] + 1, rounds - 1));
+    }
+  printf("max |tensor - %s| / max |entry| of an element: %.1f eps (limit 64) %s\n", fn[0],
+         worst, worst <= 64 ? "PASS" : "FAIL");
+  return worst <= 64 ? 0 : 1;
+}
