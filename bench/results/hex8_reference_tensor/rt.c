@@ -1,26 +1,29 @@
-/* The reference-tensor form of hex8 Poisson on affine hexes (issue 8), as a probe.
+/* The reference-tensor form of Poisson and conv-diff on affine elements (issues 8 and 10),
+ * as a probe.
  *
- * On a parallelepiped J is constant, so with G = det J J^-1 J^-T (symmetric 3 x 3)
+ * On an affine element J is constant, so with G = det J J^-1 J^-T (symmetric 3 x 3)
  *   A_ij = sum_q w_q det J grad phi_i . grad phi_j = sum_{k,l} G_kl R^kl_ij,
  *   R^kl_ij = sum_q w_q dphi_i/dxi_k dphi_j/dxi_l   (a table: the quadrature sum done once).
- * A is symmetric: 36 entries x 6 terms (k <= l, R^kl + R^lk) = 216 FMAs, against the
- * ~2650 flops of the quadrature loops (sqs_geo_linear).  b_r = sum_q det w_q f_q phi_qr
- * stays as it is (f per point).
+ * A is symmetric: hex8, 36 entries x 6 terms (k <= l, R^kl + R^lk) = 216 FMAs less the zero
+ * R, against the ~2650 flops of the quadrature loops (sqs_geo_linear).  b_r = sum_q det w_q
+ * f_q phi_qr stays as it is (f per point).  Conv-diff: rt_convdiff below.
  *
- * The element function below runs inside feint's own host driver (kernel/driver.h: blocks of
- * 8 lanes, L1 buffers, streaming stores), restricted to the one case, so both forms are timed
- * through the same loop.  Per round: the triad, sqs_geo_linear (feint_integrate, trusted) and
- * this form, natural and blocked; 4 Mi distinct perturbed parallelepipeds.  Min and median
- * ns per element; % of the memory bound = (832 B / triad GB/s of that round) / time.
- * Checks every entry of every element against sqs_geo_linear: |rt - sqs| <= 64 eps
- * max_ij |A_ij| of the element (both are sums of <= 64 rounded terms of size <= max |A|
- * times the condition of the element's shape, ~1 here).
+ * The element functions run inside feint's own host driver (kernel/driver.h: blocks of 8
+ * lanes, L1 buffers, streaming stores), restricted to Poisson and conv-diff, so both forms
+ * are timed through the same loop.  Per round: the triad, a baseline variant (feint_integrate,
+ * trusted; default sqs_geo_linear) and this form, natural and blocked; 4 Mi distinct random
+ * affine elements.  Min and median ns per element; % of the memory bound = (compulsory bytes
+ * / triad GB/s of that round) / time.  Checks every entry of every element against the
+ * baseline: |tensor - baseline| <= 64 eps max_ij |A_ij| of the element (both are sums of at
+ * most 64 rounded terms of size <= max |A| times the condition of the element's shape, ~1
+ * here, computed from the same J; geo_generic's J per point differs: README.txt).
  *
  * Build (repository root, after make):
  *   clang-19 -O3 -march=native -mprefer-vector-width=512 -std=c11 -fopenmp -Iinclude -Isrc \
  *     -Iperfmodel -mllvm -pragma-unroll-threshold=1000000 \
  *     bench/results/hex8_reference_tensor/rt.c build/lib/libfeint.a -lm -o /tmp/rt
- * Run: OMP_PROC_BIND=close OMP_PLACES=cores /tmp/rt [rounds]          */
+ * Run: OMP_PROC_BIND=close OMP_PLACES=cores /tmp/rt [rounds [element [problem [baseline]]]]
+ */
 #include <float.h>
 #include <math.h>
 #include <omp.h>
@@ -31,9 +34,11 @@
 #include "kernel/geometry.h"
 #include "kernel/physics.h"
 
-/* this probe's driver instantiates Poisson only */
+/* this probe's driver instantiates Poisson and conv-diff only */
 #undef FEINT_FOR_EACH_CASE
-#define FEINT_FOR_EACH_CASE(X) X(TET4, POISSON) X(PRISM6, POISSON) X(HEX8, POISSON)
+#define FEINT_FOR_EACH_CASE(X)                                                \
+  X(TET4, POISSON) X(PRISM6, POISSON) X(HEX8, POISSON) X(TET4, CONVDIFF) \
+  X(PRISM6, CONVDIFF) X(HEX8, CONVDIFF)
 #undef FEINT_FOR_EACH_KERNEL_CASE
 #define FEINT_FOR_EACH_KERNEL_CASE(X) FEINT_FOR_EACH_CASE(X)
 
@@ -52,14 +57,82 @@ FEINT_INLINE double rt_tensor(int et, int k, int l, int i, int j) {
   return s;
 }
 
+/* Conv-diff: with psi = (phi, grad phi) = P psi^ (P[0][0] = 1, P[1+a][1+k] = dxi_k/dx_a),
+ *   A_rs = sum_mn c'_mn S^mn_rs,  c' = det P^T c P,  S^mn_rs = sum_q w_q psi^_qr[m] psi^_qs[n],
+ *   b_r  = sum_m d'_m s^m_r,      d' = det P^T d,    s^m_r = sum_q w_q psi^_qr[m].
+ * psi^ of node n at point q, entry m (0: value, 1..3: reference derivatives): */
+FEINT_INLINE double rt_hat(int et, int q, int n, int m) {
+  return m == 0 ? feint_elem_phi(et, q, n) : feint_elem_dphi(et, q, n, m - 1);
+}
+FEINT_INLINE void rt_convdiff(const int et, const double *coef_in, const int in_stride,
+                              const double det, const double Jinv[3][3], double *A, double *b,
+                              const int out_stride) {
+  const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
+  double c[4][4], d[4], t[4][4], cp[4][4], dp[4];
+  FEINT_UNROLL
+  for (int i = 0; i < 4; i++) {
+    d[i] = coef_in[(16 + i) * in_stride];
+    FEINT_UNROLL
+    for (int j = 0; j < 4; j++) c[i][j] = coef_in[(4 * i + j) * in_stride];
+  }
+  FEINT_UNROLL
+  for (int i = 0; i < 4; i++) { /* t = c P */
+    t[i][0] = c[i][0];
+    FEINT_UNROLL
+    for (int k = 0; k < 3; k++)
+      t[i][1 + k] = c[i][1] * Jinv[k][0] + c[i][2] * Jinv[k][1] + c[i][3] * Jinv[k][2];
+  }
+  FEINT_UNROLL
+  for (int n = 0; n < 4; n++) { /* c' = det P^T t */
+    cp[0][n] = det * t[0][n];
+    FEINT_UNROLL
+    for (int k = 0; k < 3; k++)
+      cp[1 + k][n] = det * (Jinv[k][0] * t[1][n] + Jinv[k][1] * t[2][n] + Jinv[k][2] * t[3][n]);
+  }
+  dp[0] = det * d[0];
+  FEINT_UNROLL
+  for (int k = 0; k < 3; k++)
+    dp[1 + k] = det * (Jinv[k][0] * d[1] + Jinv[k][1] * d[2] + Jinv[k][2] * d[3]);
+  FEINT_UNROLL
+  for (int r = 0; r < ns; r++) {
+    FEINT_UNROLL
+    for (int s = 0; s < ns; s++) {
+      double a = -0.0;
+      FEINT_UNROLL
+      for (int m = 0; m < 4; m++)
+        FEINT_UNROLL
+        for (int n = 0; n < 4; n++) {
+          double w = 0.0; /* S^mn_rs, a constant */
+          FEINT_UNROLL
+          for (int q = 0; q < nq; q++)
+            w += feint_elem_qwt(et, q) * rt_hat(et, q, r, m) * rt_hat(et, q, s, n);
+          if (w != 0.0) a += cp[m][n] * w;
+        }
+      A[(r * ns + s) * out_stride] = a;
+    }
+    double br = -0.0;
+    FEINT_UNROLL
+    for (int m = 0; m < 4; m++) {
+      double w = 0.0;
+      FEINT_UNROLL
+      for (int q = 0; q < nq; q++) w += feint_elem_qwt(et, q) * rt_hat(et, q, r, m);
+      if (w != 0.0) br += dp[m] * w;
+    }
+    b[r * out_stride] = br;
+  }
+}
+
 FEINT_INLINE void rt_element(const int et, const int pb, const double *geo, const double *coef_in,
                              const int in_stride, double *A, double *b, const int out_stride) {
-  (void)pb;
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
   double x[FEINT_MAX_NODES][3], J[3][3], Jinv[3][3], G[3][3];
   feint_load_nodes(et, geo, in_stride, x);
   feint_jacobian(et, 0, x, J);
   const double det = feint_invert3(J, Jinv);
+  if (pb == FEINT_CONVDIFF) {
+    rt_convdiff(et, coef_in, in_stride, det, Jinv, A, b, out_stride);
+    return;
+  }
   FEINT_UNROLL
   for (int k = 0; k < 3; k++)
     FEINT_UNROLL
@@ -112,19 +185,22 @@ static double urand(void) { return (double)rand() / RAND_MAX - 0.5; }
 int main(int argc, char **argv) {
   const int rounds = argc > 1 ? atoi(argv[1]) : 12;
   feint_element el = FEINT_HEX8;
+  feint_problem pb = FEINT_POISSON;
   feint_variant base = FEINT_SQS_GEO_LINEAR;
   if (rounds < 3 || rounds > ROUNDS_MAX || (argc > 2 && feint_pm_element_parse(argv[2], &el)) ||
-      (argc > 3 && feint_pm_variant_parse(argv[3], &base))) {
-    fprintf(stderr, "usage: %s [rounds (3..%d) [element [baseline variant]]]\n", argv[0],
-            ROUNDS_MAX);
+      (argc > 3 && feint_pm_problem_parse(argv[3], &pb)) ||
+      (argc > 4 && feint_pm_variant_parse(argv[4], &base)) ||
+      (pb != FEINT_POISSON && pb != FEINT_CONVDIFF)) {
+    fprintf(stderr, "usage: %s [rounds (3..%d) [element [poisson|convdiff [baseline variant]]]]\n",
+            argv[0], ROUNDS_MAX);
     return 2;
   }
   const size_t n = (size_t)1 << 22;
   size_t ng, nc, na, nb;
-  feint_array_entries(el, FEINT_POISSON, FEINT_ARRAY_GEOMETRY, &ng);
-  feint_array_entries(el, FEINT_POISSON, FEINT_ARRAY_COEFFS, &nc);
-  feint_array_entries(el, FEINT_POISSON, FEINT_ARRAY_A, &na);
-  feint_array_entries(el, FEINT_POISSON, FEINT_ARRAY_B, &nb);
+  feint_array_entries(el, pb, FEINT_ARRAY_GEOMETRY, &ng);
+  feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
+  feint_array_entries(el, pb, FEINT_ARRAY_A, &na);
+  feint_array_entries(el, pb, FEINT_ARRAY_B, &nb);
   double *g[2], *c[2], *A[2][2], *bv[2][2]; /* [layout], [form][layout] */
   for (int l = 0; l < 2; l++) {
     g[l] = aligned_alloc(64, n * ng * 8), c[l] = aligned_alloc(64, n * nc * 8);
@@ -159,7 +235,7 @@ int main(int argc, char **argv) {
          *tc = aligned_alloc(64, tn * 8);
   for (size_t i = 0; i < tn; i++) ta[i] = 0, tb[i] = 1, tc[i] = 2;
   feint_pm_counts pc;
-  feint_pm_counts_get(el, FEINT_POISSON, base, &pc);
+  feint_pm_counts_get(el, pb, base, &pc);
   const double bytes = (double)pc.bytes_compulsory;
 
   double t[2][2][ROUNDS_MAX], pct[2][2][ROUNDS_MAX], gbs[ROUNDS_MAX];
@@ -170,14 +246,14 @@ int main(int argc, char **argv) {
         const feint_layout lay = l ? FEINT_LAYOUT_BLOCKED : FEINT_LAYOUT_NATURAL;
         const double t0 = omp_get_wtime();
         if (f == 0) {
-          const feint_integrate_desc d = {el, FEINT_POISSON, base, lay,
+          const feint_integrate_desc d = {el, pb, base, lay,
                                           lay, FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
           if (feint_integrate(&d, n, g[l], c[l], A[0][l], bv[0][l])) {
             fprintf(stderr, "%s\n", feint_last_error());
             return 1;
           }
         } else {
-          const feint_kernel_args ka = {el, FEINT_POISSON, lay, lay, n,
+          const feint_kernel_args ka = {el, pb, lay, lay, n,
                                         g[l],       c[l],          A[1][l], bv[1][l]};
           feint_variant_rt_geo_linear_host(&ka);
         }
@@ -203,9 +279,9 @@ int main(int argc, char **argv) {
       }
       worst = fmax(worst, fmax(dmax / amax, bd / bmax) / DBL_EPSILON);
     }
-  printf("%s Poisson, %zu affine elements, %d threads, %d rounds (first dropped); "
-         "bytes %.0f per element\n", feint_element_name(el), n, omp_get_max_threads(), rounds,
-         bytes);
+  printf("%s %s, %zu affine elements, %d threads, %d rounds (first dropped); "
+         "bytes %.0f per element\n", feint_element_name(el), feint_pm_problem_name(pb), n,
+         omp_get_max_threads(), rounds, bytes);
   double gmin = gbs[1];
   for (int r = 2; r < rounds; r++) gmin = fmin(gmin, gbs[r]);
   printf("triad GB/s min %.1f median %.1f\n", gmin, median(gbs + 1, rounds - 1));
