@@ -1,15 +1,16 @@
-/* The reference-tensor form of Poisson and conv-diff on affine elements (issues 8 and 10),
- * as a probe.
+/* The reference-tensor form of Poisson, conv-diff and elasticity (lambda, mu per element)
+ * on affine elements (issues 8 and 10), as a probe.
  *
  * On an affine element J is constant, so with G = det J J^-1 J^-T (symmetric 3 x 3)
  *   A_ij = sum_q w_q det J grad phi_i . grad phi_j = sum_{k,l} G_kl R^kl_ij,
  *   R^kl_ij = sum_q w_q dphi_i/dxi_k dphi_j/dxi_l   (a table: the quadrature sum done once).
  * A is symmetric: hex8, 36 entries x 6 terms (k <= l, R^kl + R^lk) = 216 FMAs less the zero
  * R, against the ~2650 flops of the quadrature loops (sqs_geo_linear).  b_r = sum_q det w_q
- * f_q phi_qr stays as it is (f per point).  Conv-diff: rt_convdiff below.
+ * f_q phi_qr stays as it is (f per point).  Conv-diff and elasticity: rt_convdiff,
+ * rt_elasticity below.
  *
  * The element functions run inside feint's own host driver (kernel/driver.h: blocks of 8
- * lanes, L1 buffers, streaming stores), restricted to Poisson and conv-diff, so both forms
+ * lanes, L1 buffers, streaming stores), restricted to these three problems, so both forms
  * are timed through the same loop.  Per round: the triad, a baseline variant (feint_integrate,
  * trusted; default sqs_geo_linear) and this form, natural and blocked; 4 Mi distinct random
  * affine elements.  Min and median ns per element; % of the memory bound = (compulsory bytes
@@ -38,9 +39,12 @@
 #undef FEINT_FOR_EACH_CASE
 #define FEINT_FOR_EACH_CASE(X)                                                \
   X(TET4, POISSON) X(PRISM6, POISSON) X(HEX8, POISSON) X(TET4, CONVDIFF) \
-  X(PRISM6, CONVDIFF) X(HEX8, CONVDIFF)
+  X(PRISM6, CONVDIFF) X(HEX8, CONVDIFF) FEINT_ELASTICITY_KERNEL_CASES(X)
 #undef FEINT_FOR_EACH_KERNEL_CASE
-#define FEINT_FOR_EACH_KERNEL_CASE(X) FEINT_FOR_EACH_CASE(X)
+#define FEINT_FOR_EACH_KERNEL_CASE(X)                                        \
+  X(TET4, POISSON) X(PRISM6, POISSON) X(HEX8, POISSON) X(TET4, CONVDIFF) \
+  X(PRISM6, CONVDIFF) X(HEX8, CONVDIFF)
+#define FEINT_VARIANT_OWN_ELASTICITY /* elasticity (lambda, mu per element): its own cases */
 
 /* R^kl_ij (+ R^lk_ij for k != l): constants once unrolled (static const tables); 48 of the
  * 216 (k <= l, i <= j) are zero, and their terms fold away (the test on t is on a constant),
@@ -122,6 +126,70 @@ FEINT_INLINE void rt_convdiff(const int et, const double *coef_in, const int in_
   }
 }
 
+/* Elasticity, lambda and mu per element: the S form of physics.h (feint_finish_block) with
+ *   S_rs = sum_q vol g_r g_s^T = det J^-T R_rs J^-1,  R_rs[k][l] = sum_q w_q dphi_qrk dphi_qsl,
+ * per node pair T = R_rs J^-1 (constant R: 27 FMAs less the zeros), S = det J^-T T (27), then
+ * lambda S + mu S^T + mu tr S I; pairs s >= r only, block (s, r) stored as the transpose. */
+FEINT_INLINE void rt_elasticity(const int et, const double *coef_in, const int in_stride,
+                                const double det, const double Jinv[3][3], double *A, double *b,
+                                const int out_stride) {
+  const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et), nd = 3 * ns;
+  const double lam = coef_in[0], mu = coef_in[in_stride];
+  double Jd[3][3]; /* det J^-1 */
+  FEINT_UNROLL
+  for (int k = 0; k < 3; k++)
+    FEINT_UNROLL
+    for (int a = 0; a < 3; a++) Jd[k][a] = det * Jinv[k][a];
+  FEINT_UNROLL
+  for (int r = 0; r < ns; r++)
+    FEINT_UNROLL
+    for (int s = r; s < ns; s++) {
+      double T[3][3], S[3][3];
+      FEINT_UNROLL
+      for (int k = 0; k < 3; k++)
+        FEINT_UNROLL
+        for (int c = 0; c < 3; c++) {
+          double t = -0.0;
+          FEINT_UNROLL
+          for (int l = 0; l < 3; l++) {
+            double w = 0.0; /* R_rs[k][l], a constant */
+            FEINT_UNROLL
+            for (int q = 0; q < nq; q++)
+              w += feint_elem_qwt(et, q) * feint_elem_dphi(et, q, r, k) *
+                   feint_elem_dphi(et, q, s, l);
+            if (w != 0.0) t += w * Jinv[l][c];
+          }
+          T[k][c] = t;
+        }
+      FEINT_UNROLL
+      for (int a = 0; a < 3; a++)
+        FEINT_UNROLL
+        for (int c = 0; c < 3; c++)
+          S[a][c] = Jd[0][a] * T[0][c] + Jd[1][a] * T[1][c] + Jd[2][a] * T[2][c];
+      const double mtr = mu * (S[0][0] + S[1][1] + S[2][2]);
+      FEINT_UNROLL
+      for (int i = 0; i < 3; i++)
+        FEINT_UNROLL
+        for (int j = 0; j < 3; j++) {
+          const double e =
+              i == j ? lam * S[i][j] + (mu * S[j][i] + mtr) : lam * S[i][j] + mu * S[j][i];
+          A[((3 * r + i) * nd + 3 * s + j) * out_stride] = e;
+          A[((3 * s + j) * nd + 3 * r + i) * out_stride] = e;
+        }
+    }
+  FEINT_UNROLL
+  for (int r = 0; r < ns; r++)
+    FEINT_UNROLL
+    for (int i = 0; i < 3; i++) {
+      double br = 0.0;
+      FEINT_UNROLL
+      for (int q = 0; q < nq; q++)
+        br += det * feint_elem_qwt(et, q) * feint_elem_phi(et, q, r) *
+              coef_in[(2 + 3 * q + i) * in_stride];
+      b[(3 * r + i) * out_stride] = br;
+    }
+}
+
 FEINT_INLINE void rt_element(const int et, const int pb, const double *geo, const double *coef_in,
                              const int in_stride, double *A, double *b, const int out_stride) {
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
@@ -131,6 +199,10 @@ FEINT_INLINE void rt_element(const int et, const int pb, const double *geo, cons
   const double det = feint_invert3(J, Jinv);
   if (pb == FEINT_CONVDIFF) {
     rt_convdiff(et, coef_in, in_stride, det, Jinv, A, b, out_stride);
+    return;
+  }
+  if (pb == FEINT_ELASTICITY) {
+    rt_elasticity(et, coef_in, in_stride, det, Jinv, A, b, out_stride);
     return;
   }
   FEINT_UNROLL
@@ -190,17 +262,19 @@ int main(int argc, char **argv) {
   if (rounds < 3 || rounds > ROUNDS_MAX || (argc > 2 && feint_pm_element_parse(argv[2], &el)) ||
       (argc > 3 && feint_pm_problem_parse(argv[3], &pb)) ||
       (argc > 4 && feint_pm_variant_parse(argv[4], &base)) ||
-      (pb != FEINT_POISSON && pb != FEINT_CONVDIFF)) {
-    fprintf(stderr, "usage: %s [rounds (3..%d) [element [poisson|convdiff [baseline variant]]]]\n",
+      (pb != FEINT_POISSON && pb != FEINT_CONVDIFF && pb != FEINT_ELASTICITY)) {
+    fprintf(stderr,
+            "usage: %s [rounds (3..%d) [element [poisson|convdiff|elasticity [baseline]]]]\n",
             argv[0], ROUNDS_MAX);
     return 2;
   }
-  const size_t n = (size_t)1 << 22;
   size_t ng, nc, na, nb;
   feint_array_entries(el, pb, FEINT_ARRAY_GEOMETRY, &ng);
   feint_array_entries(el, pb, FEINT_ARRAY_COEFFS, &nc);
   feint_array_entries(el, pb, FEINT_ARRAY_A, &na);
   feint_array_entries(el, pb, FEINT_ARRAY_B, &nb);
+  /* 4 Mi elements; 2^19 for elasticity (four A arrays of 2.4 GB on hex8) */
+  const size_t n = (size_t)1 << (na > 64 ? 19 : 22);
   double *g[2], *c[2], *A[2][2], *bv[2][2]; /* [layout], [form][layout] */
   for (int l = 0; l < 2; l++) {
     g[l] = aligned_alloc(64, n * ng * 8), c[l] = aligned_alloc(64, n * nc * 8);
