@@ -68,6 +68,15 @@ FEINT_INLINE double rt_tensor(int et, int k, int l, int i, int j) {
 FEINT_INLINE double rt_hat(int et, int q, int n, int m) {
   return m == 0 ? feint_elem_phi(et, q, n) : feint_elem_dphi(et, q, n, m - 1);
 }
+/* S^mn_rs = sum_q w_q psi^_qr[m] psi^_qs[n], a constant once unrolled (elasticity's R_rs[k][l]
+ * is S^{1+k,1+l}_rs). */
+FEINT_INLINE double rt_pair(int et, int m, int n, int r, int s) {
+  double w = 0.0;
+  FEINT_UNROLL
+  for (int q = 0; q < feint_elem_qpts(et); q++)
+    w += feint_elem_qwt(et, q) * rt_hat(et, q, r, m) * rt_hat(et, q, s, n);
+  return w;
+}
 FEINT_INLINE void rt_convdiff(const int et, const double *coef_in, const int in_stride,
                               const double det, const double Jinv[3][3], double *A, double *b,
                               const int out_stride) {
@@ -106,10 +115,7 @@ FEINT_INLINE void rt_convdiff(const int et, const double *coef_in, const int in_
       for (int m = 0; m < 4; m++)
         FEINT_UNROLL
         for (int n = 0; n < 4; n++) {
-          double w = 0.0; /* S^mn_rs, a constant */
-          FEINT_UNROLL
-          for (int q = 0; q < nq; q++)
-            w += feint_elem_qwt(et, q) * rt_hat(et, q, r, m) * rt_hat(et, q, s, n);
+          const double w = rt_pair(et, m, n, r, s);
           if (w != 0.0) a += cp[m][n] * w;
         }
       A[(r * ns + s) * out_stride] = a;
@@ -152,11 +158,7 @@ FEINT_INLINE void rt_elasticity(const int et, const double *coef_in, const int i
           double t = -0.0;
           FEINT_UNROLL
           for (int l = 0; l < 3; l++) {
-            double w = 0.0; /* R_rs[k][l], a constant */
-            FEINT_UNROLL
-            for (int q = 0; q < nq; q++)
-              w += feint_elem_qwt(et, q) * feint_elem_dphi(et, q, r, k) *
-                   feint_elem_dphi(et, q, s, l);
+            const double w = rt_pair(et, 1 + k, 1 + l, r, s); /* R_rs[k][l] */
             if (w != 0.0) t += w * Jinv[l][c];
           }
           T[k][c] = t;
