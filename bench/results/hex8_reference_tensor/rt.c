@@ -43,6 +43,7 @@
 #include "tensor_geo_linear.c.draft"
 #define RT_HOST feint_variant_tensor_geo_linear_host
 #define RT_PROBLEM_OK(pb) 1
+#define RT_PROBLEMS "poisson|convdiff|elasticity|poisson_kappa|elasticity_qp"
 #else
 /* this probe's driver instantiates Poisson and conv-diff only */
 #undef FEINT_FOR_EACH_CASE
@@ -253,7 +254,9 @@ FEINT_INLINE void rt_element(const int et, const int pb, const double *geo, cons
 #include "kernel/driver.h"
 
 #define RT_HOST feint_variant_rt_geo_linear_host
-#define RT_PROBLEM_OK(pb) ((pb) == FEINT_POISSON || (pb) == FEINT_CONVDIFF || (pb) == FEINT_ELASTICITY)
+#define RT_PROBLEM_OK(pb) \
+  ((pb) == FEINT_POISSON || (pb) == FEINT_CONVDIFF || (pb) == FEINT_ELASTICITY)
+#define RT_PROBLEMS "poisson|convdiff|elasticity"
 #endif
 
 #define ROUNDS_MAX 64
@@ -279,7 +282,7 @@ int main(int argc, char **argv) {
       (argc > 4 && feint_pm_variant_parse(argv[4], &base)) ||
       !RT_PROBLEM_OK(pb)) {
     fprintf(stderr,
-            "usage: %s [rounds (3..%d) [element [poisson|convdiff|elasticity [baseline]]]]\n",
+            "usage: %s [rounds (3..%d) [element [" RT_PROBLEMS " [baseline]]]]\n",
             argv[0], ROUNDS_MAX);
     return 2;
   }
