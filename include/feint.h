@@ -4,9 +4,12 @@
  * feint computes element stiffness matrices A^e and load vectors b^e for
  * batches of first-order finite elements (formulas (6)-(7) of Banas, Kruzel,
  * Bielanski, "Finite element numerical integration for first order
- * approximations on multi-core architectures"), with one of six algorithm
- * variants (loop orders QSS, SQS, SSQ x geometry treatment geo_linear,
- * geo_generic), on the host with OpenMP threads + SIMD.
+ * approximations on multi-core architectures"), with one of seven algorithm
+ * variants: the paper's six (loop orders QSS, SQS, SSQ x geometry treatment
+ * geo_linear, geo_generic) and a reference-tensor form for affine elements
+ * (tensor_geo_linear: the quadrature sums are constant tables, contracted
+ * with each element's Jacobian terms), on the host with OpenMP threads +
+ * SIMD.
  *
  * Conventions used throughout this header
  *  - All arrays are double precision and live in host memory.
@@ -189,6 +192,8 @@ typedef enum {
   FEINT_SQS_GEO_GENERIC,    /* Algorithm 4 */
   FEINT_SSQ_GEO_LINEAR,     /* Algorithm 7 */
   FEINT_SSQ_GEO_GENERIC,    /* Algorithm 6 */
+  FEINT_TENSOR_GEO_LINEAR,  /* reference-tensor form, affine elements (not in the paper):
+                               fewest flops where coefficients are constant per element */
   FEINT_VARIANT_COUNT
 } feint_variant;
 
@@ -614,7 +619,7 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
 /* ---- Integration and assembly from a mesh --------------------------------
  * The element loop reads the mesh itself: each element's vertex coordinates
  * are gathered through mesh->conn inside the loop (no per-element geometry
- * array is ever stored), then one of the six variants integrates it.  The
+ * array is ever stored), then one of the variants integrates it.  The
  * results go to per-element arrays (feint_integrate_mesh) or are added
  * straight into a global CSR matrix and vector (feint_assemble: A^e is
  * never stored).

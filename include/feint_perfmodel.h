@@ -72,7 +72,7 @@ typedef struct {
   long long flops_as_written;    /* flops of the source with no merging of
                                     the SQS/SSQ repetition (paper's convention
                                     for SQS/SSQ rows) */
-  long long flops_useful;        /* min of flops over the six variants of the
+  long long flops_useful;        /* min of flops over the variants of the
                                     case: the "useful" work, for GFLOP/s
                                     figures comparable across variants */
   long long bytes_compulsory;    /* 8 * global_accesses */
@@ -108,7 +108,9 @@ feint_status feint_pm_paper_counts(feint_element element, feint_problem problem,
                                    feint_pm_loop_order loop_order, feint_pm_counts *out);
 
 /* Loop order and geometry treatment of a variant: *loop_order receives
- * FEINT_PM_QSS/SQS/SSQ, *geo_linear 1 or 0.  Either pointer may be NULL. */
+ * FEINT_PM_QSS/SQS/SSQ, *geo_linear 1 or 0.  Either pointer may be NULL.
+ * FEINT_ERR_UNSUPPORTED for FEINT_TENSOR_GEO_LINEAR, which has no loop
+ * order of the paper (nothing is written). */
 feint_status feint_pm_variant_split(feint_variant variant, feint_pm_loop_order *loop_order,
                                     int *geo_linear);
 

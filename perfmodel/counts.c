@@ -294,30 +294,50 @@ static feint_status check_case(const char *func, feint_element element, feint_pr
   return FEINT_SUCCESS;
 }
 
+/* The tensor form (src/variant/tensor_geo_linear.c) reads each input once
+ * and accumulates every entry of A^e and b^e in a register: the geometry
+ * 3 N_S and the coefficients once, no shape function values (the tables
+ * are constants in the instructions), and one read of each output to
+ * store it. */
+static void fill_shared_tensor(feint_pm_counts *c) {
+  c->shared_accesses[FEINT_PM_SHARED_GEOMETRY] = c->geometry;
+  c->shared_accesses[FEINT_PM_SHARED_COEFFS] = c->coeffs;
+  c->shared_accesses[FEINT_PM_SHARED_PHI] = 0;
+  c->shared_accesses[FEINT_PM_SHARED_AB] = c->a_out + c->b_out;
+}
+
 feint_status feint_pm_counts_get(feint_element element, feint_problem problem,
                                  feint_variant variant, feint_pm_counts *out) {
   FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
   FEINT_CALL(check_case(__func__, element, problem));
   FEINT_CHECK((unsigned)variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
                  "variant = %d; allowed 0..%d", (int)variant, FEINT_VARIANT_COUNT - 1);
-  feint_pm_loop_order lo;
-  int geo_linear;
-  FEINT_CALL(feint_pm_variant_split(variant, &lo, &geo_linear));
+  const int tensor = variant == FEINT_TENSOR_GEO_LINEAR;
   feint_pm_counts c;
   memset(&c, 0, sizeof c);
   fill_sizes(element, problem, &c);
-  fill_shared(problem, lo, geo_linear, &c);
-  c.flops = feint_pm_dag_flops(element, problem, lo, geo_linear);
-  c.flops_as_written = flops_as_written(element, problem, lo, geo_linear);
+  c.flops = feint_pm_dag_flops(element, problem, variant);
+  if (tensor) { /* no stage repeats in the source: as written = executed */
+    fill_shared_tensor(&c);
+    c.flops_as_written = c.flops;
+  } else {
+    feint_pm_loop_order lo;
+    int geo_linear;
+    FEINT_CALL(feint_pm_variant_split(variant, &lo, &geo_linear));
+    fill_shared(problem, lo, geo_linear, &c);
+    c.flops_as_written = flops_as_written(element, problem, lo, geo_linear);
+  }
   /* geo_linear never costs more than geo_generic, so the minimum over the
-   * six variants is a geo_linear count (valid for affine elements only:
-   * it is the useful work of the case, not a promise that geo_linear runs;
-   * the loop order matters only for elasticity's block forms). */
+   * variants is that of a geo_linear one or of the tensor form (valid for
+   * affine elements only: it is the useful work of the case, not a promise
+   * that such a variant runs). */
   c.flops_useful = c.flops;
-  for (int l = 0; l < FEINT_PM_LOOP_ORDER_COUNT && c.flops_useful > 0; l++) {
-    const long long f = l == (int)lo && geo_linear
-                            ? c.flops
-                            : feint_pm_dag_flops(element, problem, (feint_pm_loop_order)l, 1);
+  for (int v = 0; v < FEINT_VARIANT_COUNT && c.flops_useful > 0; v++) {
+    feint_variant_info vi;
+    if (v == (int)variant || feint_variant_get_info((feint_variant)v, &vi) != FEINT_SUCCESS ||
+        !vi.geo_linear)
+      continue;
+    const long long f = feint_pm_dag_flops(element, problem, (feint_variant)v);
     c.flops_useful = f < 0 ? -1 : f < c.flops_useful ? f : c.flops_useful;
   }
   FEINT_CHECK(c.flops > 0 && c.flops_useful > 0, FEINT_ERR_ALLOC,

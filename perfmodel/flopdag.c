@@ -16,7 +16,8 @@
  * feint_shape_psi, feint_times_table) and src/kernel/physics.h
  * (feint_update_block, feint_update_A, feint_update_b, feint_update_load,
  * feint_finish_block); which block form each loop order uses is the
- * variants' own choice (src/variant/<order>_geo_<treatment>.c).  A change
+ * variants' own choice (src/variant/<order>_geo_<treatment>.c); the
+ * tensor form mirrors src/variant/tensor_geo_linear.c.  A change
  * to one of these expressions must be made here too: `make flop-census`
  * compares this count with the compiled kernels.
  *
@@ -37,8 +38,10 @@
  *    fused multiply-add 2 (so the count does not depend on contraction).
  * The count is the arithmetic the element needs with every repeated
  * stage merged.  The compiled kernels execute exactly this for every QSS
- * variant and for Poisson and conv-diff in every loop order
- * (tools/flop-census.sh).  SQS and SSQ execute more where they read
+ * variant and for Poisson and conv-diff in every loop order and in the
+ * tensor form (tools/flop-census.sh).  The tensor form executes more for
+ * the other problems (2026-12-05: poisson_kappa 1-4%, elasticity 3-9%,
+ * elasticity_qp 20-42% more; not analysed).  SQS and SSQ execute more where they read
  * coefficients in place (poisson_kappa, elasticity, elasticity_qp): 12-52%
  * more for poisson_kappa, 12-97% for elasticity (2026-12-02).  Part is
  * aliasing: they store into A^e while coefficients are still read, and A^e
@@ -48,6 +51,7 @@
  * loops (tet4 elasticity_qp SSQ 2784, with restrict 2752, DAG 1683).  So
  * for those variants the count is a lower bound of what they execute, as
  * a bound should be. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,17 +374,212 @@ static void update_load(sym *S, int q, int vol, const int *pr, int *br) {
   for (int i = 0; i < 3; i++) br[i] = fma3(g, vol, mul(g, S->coef[f0 + i], pr[0]), br[i]);
 }
 
-/* The element of loop order lo (QSS and SQS update A^e row by row at each
- * point, SSQ block by block over the points, evaluating a block below the
- * diagonal of a symmetric problem as block (s, r) transposed). */
-static long long element_flops(dag *g, feint_element et, feint_problem pb, feint_pm_loop_order lo,
-                               int geo_linear) {
+/* ---- The tensor variant (src/variant/tensor_geo_linear.c) ---------------- */
+
+/* tensor_hat and tensor_pair: the table entries, folded as the compiler
+ * folds them (a * b + c in one expression fused). */
+static double tensor_hat(const sym *S, int q, int n, int m) {
+  return m == 0 ? S->ei.phi[q][n] : S->ei.dphi[q][n][m - 1];
+}
+static double tensor_pair(const sym *S, int q, int m, int n, int r, int s, int sy) {
+  if (q < 0) {
+    double w = 0.0;
+    for (int p = 0; p < S->nq; p++) w += tensor_pair(S, p, m, n, r, s, sy);
+    return w;
+  }
+  const double wq = S->ei.qwts[q];
+  const double t = wq * tensor_hat(S, q, r, m) * tensor_hat(S, q, s, n);
+  return sy && m != n ? fma(wq * tensor_hat(S, q, r, n), tensor_hat(S, q, s, m), t) : t;
+}
+
+/* a += x * y in a chain that starts at -0.0 (y may be a table constant):
+ * the first term is the product (the -0.0 folds), the later ones fused;
+ * a factor +-1 folds: x, -x, a + x, a - x. */
+static int tensor_acc(dag *g, int a, int x, int y) {
+  if (is_const(g, a, -0.0)) return mul(g, x, y);
+  if (is_const(g, x, 1.0) || is_const(g, x, -1.0)) {
+    const int t = x;
+    x = y;
+    y = t;
+  }
+  if (is_const(g, y, 1.0)) return add(g, a, x);
+  if (is_const(g, y, -1.0)) return sub(g, a, x);
+  return fma3(g, x, y, a);
+}
+
+/* x[2] y[2] + (x[0] y[0] + x[1] y[1]), as the source writes
+ * x0 * y0 + x1 * y1 + x2 * y2 */
+static int tensor_dot(dag *g, int x0, int x1, int x2, int y0, int y1, int y2) {
+  return fma3(g, x2, y2, fma3(g, x0, y0, mul(g, x1, y1)));
+}
+
+/* tensor_transform: S = Jd^T R J^-1 over the entries R uses (used[k][l]). */
+static void tensor_transform(dag *g, const int used[3][3], const int Jd[3][3],
+                             const int Jinv[3][3], const int R[3][3], int E[3][3]) {
+  int T[3][3], row_used[3];
+  for (int k = 0; k < 3; k++) {
+    row_used[k] = used[k][0] | used[k][1] | used[k][2];
+    for (int c = 0; c < 3; c++) {
+      T[k][c] = cnst(g, -0.0);
+      for (int l = 0; l < 3; l++)
+        if (used[k][l]) T[k][c] = tensor_acc(g, T[k][c], R[k][l], Jinv[l][c]);
+    }
+  }
+  for (int a = 0; a < 3; a++)
+    for (int c = 0; c < 3; c++) {
+      E[a][c] = cnst(g, -0.0);
+      for (int k = 0; k < 3; k++)
+        if (row_used[k]) E[a][c] = tensor_acc(g, E[a][c], Jd[k][a], T[k][c]);
+    }
+}
+
+/* One node pair's elasticity block E (lambda, mu per element: the S form and
+ * feint_finish_block; per point: Lambda' + M'^T + tr M' I). */
+static void tensor_elastic_block(sym *S, int r, int s, const int Jd[3][3], const int Jinv[3][3],
+                                 int E[3][3]) {
+  dag *g = S->g;
+  int used[3][3];
+  if (S->pb == FEINT_ELASTICITY) {
+    int R[3][3];
+    for (int k = 0; k < 3; k++)
+      for (int l = 0; l < 3; l++) {
+        const double w = tensor_pair(S, -1, 1 + k, 1 + l, r, s, 0);
+        used[k][l] = w != 0.0;
+        R[k][l] = cnst(g, w);
+      }
+    tensor_transform(g, used, Jd, Jinv, R, E);
+    finish_block(S, &E[0][0], 3, 3);
+    return;
+  }
+  int L[3][3], M[3][3], SL[3][3], SM[3][3];
+  for (int k = 0; k < 3; k++)
+    for (int l = 0; l < 3; l++) {
+      L[k][l] = M[k][l] = cnst(g, -0.0);
+      used[k][l] = 0;
+      for (int q = 0; q < S->nq; q++) {
+        const double w = tensor_pair(S, q, 1 + k, 1 + l, r, s, 0);
+        if (w == 0.0) continue;
+        used[k][l] = 1;
+        L[k][l] = tensor_acc(g, L[k][l], S->coef[5 * q], cnst(g, w));
+        M[k][l] = tensor_acc(g, M[k][l], S->coef[5 * q + 1], cnst(g, w));
+      }
+    }
+  tensor_transform(g, used, Jd, Jinv, L, SL);
+  tensor_transform(g, used, Jd, Jinv, M, SM);
+  const int mtr = add(g, add(g, SM[0][0], SM[1][1]), SM[2][2]);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      E[i][j] = add(g, SL[i][j], i == j ? add(g, SM[j][i], mtr) : SM[j][i]);
+}
+
+/* Conv-diff: c' = det P^T c P, d' = det P^T d, contracted with the tables. */
+static void tensor_convdiff(sym *S, int det, const int Jinv[3][3], int A[][MAXD], int *b) {
+  dag *g = S->g;
+  const int *c = S->coef, *d = S->coef + 16;
+  int t[4][4], cp[4][4], dp[4];
+  for (int i = 0; i < 4; i++) {
+    t[i][0] = c[4 * i];
+    for (int k = 0; k < 3; k++)
+      t[i][1 + k] = tensor_dot(g, c[4 * i + 1], c[4 * i + 2], c[4 * i + 3], Jinv[k][0],
+                               Jinv[k][1], Jinv[k][2]);
+  }
+  for (int n = 0; n < 4; n++) {
+    cp[0][n] = mul(g, det, t[0][n]);
+    for (int k = 0; k < 3; k++)
+      cp[1 + k][n] = mul(g, det, tensor_dot(g, Jinv[k][0], Jinv[k][1], Jinv[k][2], t[1][n],
+                                            t[2][n], t[3][n]));
+  }
+  dp[0] = mul(g, det, d[0]);
+  for (int k = 0; k < 3; k++)
+    dp[1 + k] = mul(g, det, tensor_dot(g, Jinv[k][0], Jinv[k][1], Jinv[k][2], d[1], d[2], d[3]));
+  for (int r = 0; r < S->ns; r++) {
+    for (int s = 0; s < S->ns; s++) {
+      int a = cnst(g, -0.0);
+      for (int m = 0; m < 4; m++)
+        for (int n = 0; n < 4; n++) {
+          const double w = tensor_pair(S, -1, m, n, r, s, 0);
+          if (w != 0.0) a = tensor_acc(g, a, cp[m][n], cnst(g, w));
+        }
+      A[r][s] = a;
+    }
+    int br = cnst(g, -0.0);
+    for (int m = 0; m < 4; m++) {
+      double w = 0.0;
+      for (int q = 0; q < S->nq; q++) w = fma(S->ei.qwts[q], tensor_hat(S, q, r, m), w);
+      if (w != 0.0) br = tensor_acc(g, br, dp[m], cnst(g, w));
+    }
+    b[r] = br;
+  }
+}
+
+/* The tensor variant's element: J once, then per problem the contraction of
+ * the constant tables with the element's terms; loads as physics.h's. */
+static void tensor_element(sym *S, int A[][MAXD], int *b) {
+  dag *g = S->g;
+  const int ns = S->ns, nq = S->nq, nc = S->nc;
+  int Jinv[3][3];
+  const int det = geometry(S, 0, Jinv);
+  if (S->pb == FEINT_CONVDIFF) {
+    tensor_convdiff(S, det, Jinv, A, b);
+    return;
+  }
+  if (nc == 3) {
+    int Jd[3][3];
+    for (int k = 0; k < 3; k++)
+      for (int a = 0; a < 3; a++) Jd[k][a] = mul(g, det, Jinv[k][a]);
+    for (int r = 0; r < ns; r++)
+      for (int s = r; s < ns; s++) {
+        int E[3][3];
+        tensor_elastic_block(S, r, s, Jd, Jinv, E);
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) A[3 * r + i][3 * s + j] = A[3 * s + j][3 * r + i] = E[i][j];
+      }
+  } else { /* G = det J^-1 J^-T (k <= l); poisson_kappa: kappa_q G per point */
+    const int np = S->pb == FEINT_POISSON_KAPPA ? nq : 1;
+    int H[MAXQ][3][3];
+    for (int k = 0; k < 3; k++)
+      for (int l = k; l < 3; l++) {
+        const int gk = mul(g, det, tensor_dot(g, Jinv[k][0], Jinv[k][1], Jinv[k][2], Jinv[l][0],
+                                              Jinv[l][1], Jinv[l][2]));
+        for (int p = 0; p < np; p++) H[p][k][l] = np == 1 ? gk : mul(g, S->coef[2 * p], gk);
+      }
+    for (int i = 0; i < ns; i++)
+      for (int j = i; j < ns; j++) {
+        int a = cnst(g, -0.0);
+        for (int p = 0; p < np; p++)
+          for (int k = 0; k < 3; k++)
+            for (int l = k; l < 3; l++) {
+              const double t = tensor_pair(S, np == 1 ? -1 : p, 1 + k, 1 + l, i, j, 1);
+              if (t != 0.0) a = tensor_acc(g, a, H[p][k][l], cnst(g, t));
+            }
+        A[i][j] = A[j][i] = a;
+      }
+  }
+  for (int r = 0; r < ns; r++) { /* tensor_load */
+    int br[3] = {cnst(g, 0.0), cnst(g, 0.0), cnst(g, 0.0)};
+    for (int q = 0; q < nq; q++) {
+      const int psi[4] = {cnst(g, S->ei.phi[q][r]), 0, 0, 0};
+      update_load(S, q, mul(g, det, cnst(g, S->ei.qwts[q])), psi, br);
+    }
+    for (int i = 0; i < nc; i++) b[nc * r + i] = br[i];
+  }
+}
+
+/* The element of variant v: of loop order lo (QSS and SQS update A^e row by
+ * row at each point, SSQ block by block over the points, evaluating a block
+ * below the diagonal of a symmetric problem as block (s, r) transposed), or
+ * the tensor form (tensor_element). */
+static long long element_flops(dag *g, feint_element et, feint_problem pb, feint_variant v) {
+  const int tensor = v == FEINT_TENSOR_GEO_LINEAR;
+  feint_pm_loop_order lo = FEINT_PM_QSS;
+  int geo_linear = 1;
+  if (!tensor && feint_pm_variant_split(v, &lo, &geo_linear) != FEINT_SUCCESS) return -1;
   sym S;
   memset(&S, 0, sizeof S);
   S.g = g;
   feint_element_get_info(et, &S.ei);
   /* elasticity runs on elasticity_qp's kernel but for SSQ's S form */
-  S.pb = pb == FEINT_ELASTICITY && lo != FEINT_PM_SSQ ? FEINT_ELASTICITY_QP : pb;
+  S.pb = pb == FEINT_ELASTICITY && !tensor && lo != FEINT_PM_SSQ ? FEINT_ELASTICITY_QP : pb;
   S.ns = S.ei.num_nodes;
   S.nq = S.ei.num_qpts;
   S.nc = pb == FEINT_ELASTICITY || pb == FEINT_ELASTICITY_QP ? 3 : 1;
@@ -389,22 +588,24 @@ static long long element_flops(dag *g, feint_element et, feint_problem pb, feint
   for (int n = 0; n < ns; n++)
     for (int a = 0; a < 3; a++) S.x[n][a] = input(g, tag++);
   for (int k = 0; k < (int)(sizeof S.coef / sizeof S.coef[0]); k++) S.coef[k] = input(g, tag++);
-  /* geometry and psi at every point */
-  int psi[MAXQ][MAXN][4], vol[MAXQ];
-  int Jinv[3][3], det = 0;
-  if (geo_linear) det = geometry(&S, 0, Jinv);
-  for (int q = 0; q < nq; q++) {
-    if (!geo_linear) det = geometry(&S, q, Jinv);
-    vol[q] = mul(g, det, cnst(g, S.ei.qwts[q]));
-    for (int n = 0; n < ns; n++) shape_psi(&S, q, n, Jinv, psi[q][n]);
-  }
   int A[MAXD][MAXD], b[MAXD];
   const int zero = cnst(g, 0.0);
   for (int i = 0; i < nd; i++) {
     b[i] = zero;
     for (int j = 0; j < nd; j++) A[i][j] = zero;
   }
-  if (lo != FEINT_PM_SSQ) {
+  /* geometry and psi at every point (the tensor form: its own element) */
+  int psi[MAXQ][MAXN][4], vol[MAXQ];
+  int Jinv[3][3], det = 0;
+  if (geo_linear && !tensor) det = geometry(&S, 0, Jinv);
+  for (int q = 0; q < nq && !tensor; q++) {
+    if (!geo_linear) det = geometry(&S, q, Jinv);
+    vol[q] = mul(g, det, cnst(g, S.ei.qwts[q]));
+    for (int n = 0; n < ns; n++) shape_psi(&S, q, n, Jinv, psi[q][n]);
+  }
+  if (tensor)
+    tensor_element(&S, A, b);
+  else if (lo != FEINT_PM_SSQ) {
     const int form = lo == FEINT_PM_SQS ? 0 : ns > 4; /* the variants' choice */
     for (int q = 0; q < nq; q++)
       for (int r = 0; r < ns; r++) {
@@ -441,11 +642,10 @@ static long long element_flops(dag *g, feint_element et, feint_problem pb, feint
   return count_live(g, out, nout);
 }
 
-long long feint_pm_dag_flops(feint_element et, feint_problem pb, feint_pm_loop_order lo,
-                             int geo_linear) {
+long long feint_pm_dag_flops(feint_element et, feint_problem pb, feint_variant variant) {
   dag g;
   memset(&g, 0, sizeof g);
-  const long long f = element_flops(&g, et, pb, lo, geo_linear);
+  const long long f = element_flops(&g, et, pb, variant);
   free(g.node);
   free(g.hash);
   return f;

@@ -13,7 +13,7 @@ static const char *const problem_names[FEINT_PROBLEM_COUNT] = {
     "poisson", "convdiff", "elasticity", "poisson_kappa", "elasticity_qp"};
 static const char *const variant_names[FEINT_VARIANT_COUNT] = {
     "qss_geo_linear", "qss_geo_generic", "sqs_geo_linear",
-    "sqs_geo_generic", "ssq_geo_linear", "ssq_geo_generic"};
+    "sqs_geo_generic", "ssq_geo_linear", "ssq_geo_generic", "tensor_geo_linear"};
 static const char *const loop_order_names[FEINT_PM_LOOP_ORDER_COUNT] = {"QSS", "SQS", "SSQ"};
 
 const char *feint_pm_element_name(feint_element element) {
@@ -101,7 +101,8 @@ feint_status feint_pm_variant_parse(const char *name, feint_variant *variant) {
     }
   }
   return feint_pm_error(FEINT_ERR_OUT_OF_RANGE, __func__,
-                        "variant name \"%s\" unknown; allowed: qss|sqs|ssq _geo_linear|_geo_generic",
+                        "variant name \"%s\" unknown; allowed: qss|sqs|ssq _geo_linear|_geo_generic, "
+                        "tensor_geo_linear",
                         name);
 }
 
@@ -109,6 +110,9 @@ feint_status feint_pm_variant_split(feint_variant variant, feint_pm_loop_order *
                                     int *geo_linear) {
   FEINT_CHECK((unsigned)variant < FEINT_VARIANT_COUNT, FEINT_ERR_OUT_OF_RANGE,
                  "variant = %d; allowed 0..%d", (int)variant, FEINT_VARIANT_COUNT - 1);
+  FEINT_CHECK(variant != FEINT_TENSOR_GEO_LINEAR, FEINT_ERR_UNSUPPORTED,
+              "tensor_geo_linear is the reference-tensor form, not one of the paper's loop "
+              "orders");
   /* The enum pairs (linear, generic) per loop order: QSS, SQS, SSQ. */
   if (loop_order != NULL) *loop_order = (feint_pm_loop_order)((int)variant / 2);
   if (geo_linear != NULL) *geo_linear = ((int)variant % 2) == 0;

@@ -12,10 +12,9 @@
 #define feint_pm_error(status, func, ...) \
   feint_error_set((status), (func), __FILE__, __LINE__, __VA_ARGS__)
 
-/* Executed flops of one element of a case and variant (loop order lo,
- * geo_linear 0/1): the distinct nodes of the kernel's expression DAG,
- * perfmodel/flopdag.c; -1 if memory ran out. */
-long long feint_pm_dag_flops(feint_element et, feint_problem pb, feint_pm_loop_order lo,
-                             int geo_linear);
+/* Executed flops of one element of a case and variant: the distinct nodes
+ * of the kernel's expression DAG, perfmodel/flopdag.c; -1 if memory ran
+ * out. */
+long long feint_pm_dag_flops(feint_element et, feint_problem pb, feint_variant variant);
 
 #endif /* FEINT_PM_INTERNAL_H */

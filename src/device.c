@@ -121,7 +121,8 @@ feint_status feint_device_geometry_to_host(int device, const double *geometry, s
 static const feint_variant_device_fn variant_device[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_device, feint_variant_qss_geo_generic_device,
     feint_variant_sqs_geo_linear_device, feint_variant_sqs_geo_generic_device,
-    feint_variant_ssq_geo_linear_device, feint_variant_ssq_geo_generic_device};
+    feint_variant_ssq_geo_linear_device, feint_variant_ssq_geo_generic_device,
+    feint_variant_tensor_geo_linear_device};
 
 feint_status feint_device_integrate(int variant, const feint_kernel_args *ka, const size_t len[4],
                                     int device, int device_ptrs, int host_fallback) {

@@ -79,6 +79,8 @@ static const feint_variant_info variant_table[FEINT_VARIANT_COUNT] = {
      "one entry of A^e at a time, quadrature innermost; Jacobian terms once per element", "host", 1, 1},
     {"ssq_geo_generic", "Algorithm 6 (seed 000)",
      "one entry of A^e at a time, quadrature innermost; Jacobian terms per point and entry", "host", 0, 1},
+    {"tensor_geo_linear", "reference-tensor form (not in seed 000)",
+     "quadrature sums as constant tables, contracted with the element's terms; J once", "host", 1, 1},
 };
 
 feint_status feint_variant_get_info(feint_variant variant, feint_variant_info *info) {

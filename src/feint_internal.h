@@ -63,15 +63,16 @@ typedef struct {
 
 typedef void (*feint_variant_fn)(const feint_kernel_args *);
 
-/* The six variants' host entry points (src/variant/<name>.c). */
+/* The variants' host entry points (src/variant/<name>.c). */
 FEINT_INTERNAL void feint_variant_qss_geo_linear_host(const feint_kernel_args *);
 FEINT_INTERNAL void feint_variant_qss_geo_generic_host(const feint_kernel_args *);
 FEINT_INTERNAL void feint_variant_sqs_geo_linear_host(const feint_kernel_args *);
 FEINT_INTERNAL void feint_variant_sqs_geo_generic_host(const feint_kernel_args *);
 FEINT_INTERNAL void feint_variant_ssq_geo_linear_host(const feint_kernel_args *);
 FEINT_INTERNAL void feint_variant_ssq_geo_generic_host(const feint_kernel_args *);
+FEINT_INTERNAL void feint_variant_tensor_geo_linear_host(const feint_kernel_args *);
 
-/* The six variants' device entry points (offload builds only; kernel/
+/* The variants' device entry points (offload builds only; kernel/
  * driver_device.h): the arrays of ka are device pointers on `device`;
  * host_fallback: the target regions run on the initial device. */
 #ifdef FEINT_OFFLOAD
@@ -82,6 +83,7 @@ FEINT_INTERNAL void feint_variant_sqs_geo_linear_device(const feint_kernel_args 
 FEINT_INTERNAL void feint_variant_sqs_geo_generic_device(const feint_kernel_args *, int, int);
 FEINT_INTERNAL void feint_variant_ssq_geo_linear_device(const feint_kernel_args *, int, int);
 FEINT_INTERNAL void feint_variant_ssq_geo_generic_device(const feint_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_tensor_geo_linear_device(const feint_kernel_args *, int, int);
 #endif
 
 /* Device side of feint_integrate (device.c), called after every argument
@@ -196,6 +198,7 @@ FEINT_INTERNAL void feint_variant_sqs_geo_linear_mesh_host(const feint_mesh_kern
 FEINT_INTERNAL void feint_variant_sqs_geo_generic_mesh_host(const feint_mesh_kernel_args *);
 FEINT_INTERNAL void feint_variant_ssq_geo_linear_mesh_host(const feint_mesh_kernel_args *);
 FEINT_INTERNAL void feint_variant_ssq_geo_generic_mesh_host(const feint_mesh_kernel_args *);
+FEINT_INTERNAL void feint_variant_tensor_geo_linear_mesh_host(const feint_mesh_kernel_args *);
 #ifdef FEINT_OFFLOAD
 /* the arrays of the args are device pointers on `device` (colour_ptr: host) */
 typedef void (*feint_mesh_variant_device_fn)(const feint_mesh_kernel_args *, int device,
@@ -206,6 +209,7 @@ FEINT_INTERNAL void feint_variant_sqs_geo_linear_mesh_device(const feint_mesh_ke
 FEINT_INTERNAL void feint_variant_sqs_geo_generic_mesh_device(const feint_mesh_kernel_args *, int, int);
 FEINT_INTERNAL void feint_variant_ssq_geo_linear_mesh_device(const feint_mesh_kernel_args *, int, int);
 FEINT_INTERNAL void feint_variant_ssq_geo_generic_mesh_device(const feint_mesh_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_tensor_geo_linear_mesh_device(const feint_mesh_kernel_args *, int, int);
 #endif
 
 #endif /* FEINT_INTERNAL_H */

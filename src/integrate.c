@@ -16,7 +16,8 @@
 static const feint_variant_fn variant_host[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_host, feint_variant_qss_geo_generic_host,
     feint_variant_sqs_geo_linear_host, feint_variant_sqs_geo_generic_host,
-    feint_variant_ssq_geo_linear_host, feint_variant_ssq_geo_generic_host};
+    feint_variant_ssq_geo_linear_host, feint_variant_ssq_geo_generic_host,
+    feint_variant_tensor_geo_linear_host};
 
 static const char *array_names[FEINT_ARRAY_COUNT] = {"geometry", "coeffs", "A_e", "b_e"};
 

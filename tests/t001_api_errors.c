@@ -368,8 +368,10 @@ static void check_introspection(void) {
   unsigned char vi_copy[sizeof vi], ei_copy[sizeof ei];
   memcpy(vi_copy, &vi, sizeof vi);
   memcpy(ei_copy, &ei, sizeof ei);
+  char count_msg[32];
+  snprintf(count_msg, sizeof count_msg, "variant = %d", FEINT_VARIANT_COUNT);
   CHECK_STATUS(feint_variant_get_info(FEINT_VARIANT_COUNT, &vi), FEINT_ERR_OUT_OF_RANGE,
-               "variant = 6");
+               count_msg);
   CHECK_STATUS(feint_variant_get_info((feint_variant)-1, &vi), FEINT_ERR_OUT_OF_RANGE,
                "variant = -1");
   CHECK_STATUS(feint_variant_get_info(FEINT_QSS_GEO_LINEAR, NULL), FEINT_ERR_NULL_ARG, "info");

@@ -4,9 +4,10 @@
  * elements, within the round-off tolerance 2 (n_terms + 16) eps S derived in
  * variant_fixture.h; padding lanes of blocked outputs are never written; the
  * streaming (aligned) and plain (unaligned) output paths agree; in the SSQ
- * variants, for the symmetric problems, the block of node pair (s, r) is
- * bitwise the transpose of block (r, s) (they evaluate a block below the
- * diagonal as the one above it, transposed: physics.h; a diagonal block of
+ * and tensor variants, for the symmetric problems, the block of node pair
+ * (s, r) is bitwise the transpose of block (r, s) (they evaluate a block
+ * below the diagonal as the one above it, transposed: physics.h,
+ * tensor_geo_linear.c; a diagonal block of
  * elasticity is symmetric to round-off only, checked against the
  * reference). */
 #include "variant_fixture.h"
@@ -52,7 +53,8 @@ static void run_case(feint_element el, feint_problem pb) {
                        FEINT_SUCCESS, NULL);
           fixture_check(&f, what, m, (feint_layout)lout, A, b, NULL, NULL);
           if (lout == FEINT_LAYOUT_NATURAL && fixture_symmetric(&f) &&
-              (v == FEINT_SSQ_GEO_LINEAR || v == FEINT_SSQ_GEO_GENERIC))
+              (v == FEINT_SSQ_GEO_LINEAR || v == FEINT_SSQ_GEO_GENERIC ||
+               v == FEINT_TENSOR_GEO_LINEAR))
             check_exact_symmetry(&f, what);
         }
   }

@@ -1,5 +1,7 @@
 /* t401: perfmodel Table 3 sizes, global accesses (36, 66, 52, 80) and the
  * paper's Table 4 shared-memory rows that feint's formulas reproduce. */
+#include <stdio.h>
+
 #include "feint_perfmodel.h"
 #include "test_util.h"
 
@@ -32,6 +34,18 @@ int main(void) {
       CHECK(c.flops > 0 && c.flops <= c.flops_as_written && c.flops_useful <= c.flops,
             "case %d variant %d: flops %lld as written %lld useful %lld", k, v, c.flops,
             c.flops_as_written, c.flops_useful);
+      if (v == FEINT_TENSOR_GEO_LINEAR) {
+        /* each input read once, each output stored once from its register;
+         * the tables are constants, no psi is stored */
+        CHECK(c.shared_accesses[FEINT_PM_SHARED_GEOMETRY] == geometry[k] &&
+                  c.shared_accesses[FEINT_PM_SHARED_COEFFS] == coeffs[k] &&
+                  c.shared_accesses[FEINT_PM_SHARED_PHI] == 0 &&
+                  c.shared_accesses[FEINT_PM_SHARED_AB] == a_out[k] + b_out[k],
+              "case %d tensor: shared %lld %lld %lld %lld", k,
+              c.shared_accesses[FEINT_PM_SHARED_GEOMETRY], c.shared_accesses[FEINT_PM_SHARED_COEFFS],
+              c.shared_accesses[FEINT_PM_SHARED_PHI], c.shared_accesses[FEINT_PM_SHARED_AB]);
+        continue;
+      }
       CHECK(c.shared_accesses[FEINT_PM_SHARED_AB] == sh_ab[k], "case %d variant %d: shared A,b %lld",
             k, v, c.shared_accesses[FEINT_PM_SHARED_AB]);
     }
@@ -69,8 +83,18 @@ int main(void) {
                   FEINT_ERR_OUT_OF_RANGE, "element = 7");
   CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, (feint_problem)-1, FEINT_QSS_GEO_LINEAR, &c),
                   FEINT_ERR_OUT_OF_RANGE, "problem = -1");
+  char msg[32];
+  snprintf(msg, sizeof msg, "variant = %d", FEINT_VARIANT_COUNT);
   CHECK_STATUS(feint_pm_counts_get(FEINT_TET4, FEINT_POISSON, FEINT_VARIANT_COUNT, &c),
-                  FEINT_ERR_OUT_OF_RANGE, "variant = 6");
+                  FEINT_ERR_OUT_OF_RANGE, msg);
+  /* the tensor form has no loop order of the paper */
+  feint_pm_loop_order lo = FEINT_PM_SSQ;
+  int lin = -1;
+  CHECK_STATUS(feint_pm_variant_split(FEINT_TENSOR_GEO_LINEAR, &lo, &lin), FEINT_ERR_UNSUPPORTED,
+               "tensor_geo_linear");
+  CHECK(lo == FEINT_PM_SSQ && lin == -1, "variant_split wrote on error: %d %d", (int)lo, lin);
+  CHECK_STATUS(feint_pm_variant_split(FEINT_SSQ_GEO_GENERIC, &lo, &lin), FEINT_SUCCESS, NULL);
+  CHECK(lo == FEINT_PM_SSQ && lin == 0, "ssq_geo_generic split as %d %d", (int)lo, lin);
   CHECK_STATUS(feint_pm_paper_counts(FEINT_TET4, FEINT_POISSON, (feint_pm_loop_order)3, &c),
                   FEINT_ERR_OUT_OF_RANGE, "loop_order = 3");
   /* Names round-trip through the parser. */

@@ -1,5 +1,5 @@
 /* t403: feint's flop counts against totals counted by hand from the kernel
- * sources (src/kernel/geometry.h, physics.h, the six src/variant files), exact
+ * sources (src/kernel/geometry.h, physics.h, the src/variant files), exact
  * integer equality: the as-written counts by hand, stage by stage; the
  * executed counts (after the compiler's common-subexpression elimination,
  * perfmodel/flopdag.c) as the flops of the compiled kernels, counted
@@ -173,7 +173,21 @@ int main(void) {
   expect(FEINT_TET4, FEINT_POISSON_KAPPA, FEINT_QSS_GEO_LINEAR, 229, 639,
          "tet4-poisson_kappa qss_geo_linear");
 
-  /* flops_useful: the minimum over the six variants. */
+  /* tet4-poisson tensor_geo_linear (the reference-tensor form; nothing
+   * repeats, so executed = as written).  J + inverse 51; G_kl = det (J^-1
+   * J^-T)_kl for k <= l: 6 x (dot 5 + det 1) = 36.  A_ij = sum_{k<=l} G_kl
+   * T^kl_ij (i <= j) over the nonzero table entries, the first term a
+   * product, the others FMAs; with dphi of node 0 (-1,-1,-1), of node 1 + m
+   * the unit vector e_m and weights summing to 1/6: T^kl_00 = 1/6 (k = l),
+   * 2/6 (k < l), 6 terms: 1 + 5 x 2 = 11; T^kl_0(1+m) != 0 for the 3 pairs
+   * holding m: 3 entries x 5 = 15; A_(1+m)(1+m) = G_mm / 6, 1 each, but
+   * A_11's product is A_00's first term: 2; A_(1+a)(1+b), a < b: G_ab / 6,
+   * 3.  A: 31.  Loads as QSS's: vol (1) + 37 = 38.  51 + 36 + 31 + 38 =
+   * 156. */
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_TENSOR_GEO_LINEAR, 156, 156,
+         "tet4-poisson tensor_geo_linear");
+
+  /* flops_useful: the minimum over the variants. */
   for (int e = 0; e < FEINT_ELEMENT_COUNT; e++)
     for (int p = 0; p < FEINT_PROBLEM_COUNT; p++) {
       long long min = -1, useful = -1;

@@ -194,8 +194,12 @@ static void check_case(feint_element el, feint_problem pb, feint_perturb pt, siz
             for (int lin = 0; lin <= FEINT_LAYOUT_BLOCKED; lin += 1 + (var != 0 || tg)) {
               if (form == FEINT_OPERATOR_ASSEMBLED) break;
               const int qp = form == FEINT_OPERATOR_QPOINT;
-              /* general hexahedra: the geo_generic variants only (even = geo_linear) */
-              d.variant = (feint_variant)(nonaffine && var % 2 == 0 ? var + 1 : var);
+              /* general hexahedra: the geo_generic variants only (a paper
+               * variant's pair: even = geo_linear; the tensor form: qss) */
+              d.variant = (feint_variant)(!nonaffine                     ? var
+                                          : var == FEINT_TENSOR_GEO_LINEAR ? FEINT_QSS_GEO_GENERIC
+                                          : var % 2 == 0                   ? var + 1
+                                                                           : var);
               d.layout_in = (feint_layout)lin;
               feint_operator *op = NULL;
               if (qp && !qp_case) { /* refused by name */

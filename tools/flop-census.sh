@@ -81,9 +81,10 @@ for pb in POISSON CONVDIFF POISSON_KAPPA ELASTICITY_QP ELASTICITY; do
   for et in TET4 PRISM6 HEX8; do
     case $pb in ELASTICITY*) [ $quick = 1 ] && [ $et != TET4 ] && continue ;; esac
     for v in qss_geo_linear qss_geo_generic sqs_geo_linear sqs_geo_generic ssq_geo_linear \
-      ssq_geo_generic; do
-      kpb=$pb # elasticity runs on elasticity_qp's kernel but for SSQ's S form
-      [ $pb = ELASTICITY ] && [ "${v#ssq}" = "$v" ] && kpb=ELASTICITY_QP
+      ssq_geo_generic tensor_geo_linear; do
+      kpb=$pb # elasticity runs on elasticity_qp's kernel but for SSQ's and tensor's S form
+      [ $pb = ELASTICITY ] && [ "${v#ssq}" = "$v" ] && [ "${v#tensor}" = "$v" ] &&
+        kpb=ELASTICITY_QP
       name=$(echo "$et-$pb" | tr 'A-Z' 'a-z')
       m=$(model_flops "$name" "$v")
       c=$(compiled_flops $v $et $kpb) || c="compile-error"

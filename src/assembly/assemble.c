@@ -14,13 +14,15 @@
 static const feint_mesh_variant_fn mesh_host[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_mesh_host, feint_variant_qss_geo_generic_mesh_host,
     feint_variant_sqs_geo_linear_mesh_host, feint_variant_sqs_geo_generic_mesh_host,
-    feint_variant_ssq_geo_linear_mesh_host, feint_variant_ssq_geo_generic_mesh_host};
+    feint_variant_ssq_geo_linear_mesh_host, feint_variant_ssq_geo_generic_mesh_host,
+    feint_variant_tensor_geo_linear_mesh_host};
 #ifdef FEINT_OFFLOAD
 #include <omp.h>
 static const feint_mesh_variant_device_fn mesh_device[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_mesh_device, feint_variant_qss_geo_generic_mesh_device,
     feint_variant_sqs_geo_linear_mesh_device, feint_variant_sqs_geo_generic_mesh_device,
-    feint_variant_ssq_geo_linear_mesh_device, feint_variant_ssq_geo_generic_mesh_device};
+    feint_variant_ssq_geo_linear_mesh_device, feint_variant_ssq_geo_generic_mesh_device,
+    feint_variant_tensor_geo_linear_mesh_device};
 #endif
 
 struct feint_assembly {

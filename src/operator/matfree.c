@@ -62,12 +62,14 @@
 static const feint_op_variant_fn op_host[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_op_host, feint_variant_qss_geo_generic_op_host,
     feint_variant_sqs_geo_linear_op_host, feint_variant_sqs_geo_generic_op_host,
-    feint_variant_ssq_geo_linear_op_host, feint_variant_ssq_geo_generic_op_host};
+    feint_variant_ssq_geo_linear_op_host, feint_variant_ssq_geo_generic_op_host,
+    feint_variant_tensor_geo_linear_op_host};
 #ifdef FEINT_OFFLOAD
 static const feint_op_variant_device_fn op_device[FEINT_VARIANT_COUNT] = {
     feint_variant_qss_geo_linear_op_device, feint_variant_qss_geo_generic_op_device,
     feint_variant_sqs_geo_linear_op_device, feint_variant_sqs_geo_generic_op_device,
-    feint_variant_ssq_geo_linear_op_device, feint_variant_ssq_geo_generic_op_device};
+    feint_variant_ssq_geo_linear_op_device, feint_variant_ssq_geo_generic_op_device,
+    feint_variant_tensor_geo_linear_op_device};
 #endif
 
 /* ---- the PRECOMPUTED loop ------------------------------------------------- */

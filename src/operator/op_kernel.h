@@ -60,6 +60,7 @@ FEINT_INTERNAL void feint_variant_sqs_geo_linear_op_host(const feint_op_kernel_a
 FEINT_INTERNAL void feint_variant_sqs_geo_generic_op_host(const feint_op_kernel_args *);
 FEINT_INTERNAL void feint_variant_ssq_geo_linear_op_host(const feint_op_kernel_args *);
 FEINT_INTERNAL void feint_variant_ssq_geo_generic_op_host(const feint_op_kernel_args *);
+FEINT_INTERNAL void feint_variant_tensor_geo_linear_op_host(const feint_op_kernel_args *);
 #ifdef FEINT_OFFLOAD
 typedef void (*feint_op_variant_device_fn)(const feint_op_kernel_args *, int device,
                                            int host_fallback);
@@ -69,6 +70,7 @@ FEINT_INTERNAL void feint_variant_sqs_geo_linear_op_device(const feint_op_kernel
 FEINT_INTERNAL void feint_variant_sqs_geo_generic_op_device(const feint_op_kernel_args *, int, int);
 FEINT_INTERNAL void feint_variant_ssq_geo_linear_op_device(const feint_op_kernel_args *, int, int);
 FEINT_INTERNAL void feint_variant_ssq_geo_generic_op_device(const feint_op_kernel_args *, int, int);
+FEINT_INTERNAL void feint_variant_tensor_geo_linear_op_device(const feint_op_kernel_args *, int, int);
 #endif
 
 #endif /* FEINT_OPERATOR_OP_KERNEL_H */

@@ -24,8 +24,9 @@
  *     -Iperfmodel -mllvm -pragma-unroll-threshold=1000000 \
  *     bench/results/hex8_reference_tensor/rt.c build/lib/libfeint.a -lm -o /tmp/rt
  * Run: OMP_PROC_BIND=close OMP_PLACES=cores /tmp/rt [rounds [element [problem [baseline]]]]
- * With -DRT_DRAFT (and -o /tmp/tv) it times and checks tensor_geo_linear.c.draft instead,
- * every problem (poisson_kappa and elasticity_qp too); ~4 min to compile on Zen 3.
+ * With -DRT_DRAFT (and -o /tmp/tv) it times and checks the library's tensor_geo_linear
+ * instead (the draft of stop 52, landed in stop 53 as src/variant/tensor_geo_linear.c),
+ * every problem (poisson_kappa and elasticity_qp too).
  */
 #include <float.h>
 #include <math.h>
@@ -38,9 +39,8 @@
 #include "kernel/physics.h"
 
 #ifdef RT_DRAFT
-/* -DRT_DRAFT: the seventh variant's draft instead (tensor_geo_linear.c.draft: every
- * problem, with its host, mesh and operator drivers). */
-#include "tensor_geo_linear.c.draft"
+/* -DRT_DRAFT: the seventh variant, as the library builds it (every problem). */
+#include "feint_internal.h"
 #define RT_HOST feint_variant_tensor_geo_linear_host
 #define RT_PROBLEM_OK(pb) 1
 #define RT_PROBLEMS "poisson|convdiff|elasticity|poisson_kappa|elasticity_qp"

@@ -1,6 +1,3 @@
-/* DRAFT (stop 52), not built by the Makefile: the seventh variant as it would land as
- * src/variant/tensor_geo_linear.c, with seventh_variant_sites.patch; what is left to do and
- * what it measured: README.txt.  Checked and timed through rt.c -DRT_DRAFT. */
 /*
  * tensor_geo_linear.c - the reference-tensor form (affine elements only): the
  * quadrature sums of products of reference shape functions are tables,
@@ -32,7 +29,10 @@
  * Measured against the six quadrature variants in
  * bench/results/hex8_reference_tensor (README.txt): hex8 Poisson 3.3x,
  * conv-diff 4.5x faster than the fastest of them on Zen 3; tet4 Poisson
- * the same (its gradients are constant already).
+ * the same (its gradients are constant already).  With coefficients per
+ * point (poisson_kappa, elasticity_qp) a contraction per point costs more
+ * than the quadrature loop it replaces: 1.2-1.4x slower than
+ * sqs/ssq_geo_linear there; those problems are served for completeness.
  *
  * Elasticity runs node row by node row (FEINT_ROW_FN, kernel/driver.h):
  * the terms (det J, J^-1) first, then per row r the pairs (r, s >= r),
