@@ -34,6 +34,7 @@
 #include "validate.h"
 #include "kernel/block_io.h"
 #include "criterion.h"
+#include "kernel/gather.h"
 #include "kernel/physics.h"
 
 #define FEINT_AFFINE_TOL_EPS 8.0
@@ -170,16 +171,28 @@ static coeff_case coeff_case_of(int element, int problem, int layout) {
 
 /* ---- The sweep ------------------------------------------------------------ */
 
+/* Where a scan's geometry comes from: an array of per-element geometry
+ * (geo, in the scan's layout), or a mesh (conn != NULL: the vertex
+ * coordinates gathered through the connectivity, block by block, into an
+ * L1 buffer by the mesh drivers' own gather, kernel/gather.h). */
+typedef struct {
+  const double *geo;
+  const uint32_t *conn;
+  const double *coords;
+} geo_source;
+
 /* Blocks [blk_lo, blk_hi) of one case; et is a literal at every call, so
  * the Jacobians of all quadrature points unroll (for tetrahedra they
  * coincide and merge).  Each block of geometry is read in the blocked
  * order (in place, or transposed from the natural layout through an L1
- * buffer with contiguous loads, kernel/block_io.h), so the lane loop
- * vectorises with unit stride, no gathers; the block's coefficients follow
- * (coeff_block).  The first bad indices are min-reductions. */
+ * buffer with contiguous loads, kernel/block_io.h, or gathered from a
+ * mesh into that buffer), so the lane loop vectorises with unit stride, no
+ * gathers; the block's coefficients follow (coeff_block).  The first bad
+ * indices are min-reductions. */
 FEINT_INLINE void scan_range(const int et, int layout, size_t blk_lo, size_t blk_hi,
-                             size_t num_elem, const double *geo, const double *coeffs,
+                             size_t num_elem, const geo_source *src, const double *coeffs,
                              const coeff_case *cc, int check_affine, feint_scan_firsts *first) {
+  const double *geo = src->geo;
   const int size = 3 * feint_elem_nodes(et);
   size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX, rescale = SIZE_MAX;
   size_t bad_range = SIZE_MAX, bad_phys = SIZE_MAX;
@@ -190,11 +203,21 @@ FEINT_INLINE void scan_range(const int et, int layout, size_t blk_lo, size_t blk
     const size_t e0 = blk * FEINT_BLOCK_LEN;
     const int nvalid = num_elem - e0 < FEINT_BLOCK_LEN ? (int)(num_elem - e0) : FEINT_BLOCK_LEN;
     if (coeffs != NULL) coeff_block(cc, coeffs, blk, nvalid, limit, &bad_range, &bad_phys);
-    if (geo == NULL) continue;
+    if (geo == NULL && src->conn == NULL) continue;
     double buf[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
     double tmp[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
-    feint_prefetch_ahead(geo, size, blk, blk_hi); /* kernel/block_io.h */
-    const double *g = feint_block_in(layout, geo, size, blk, nvalid, buf, tmp);
+    const double *g = buf;
+    if (src->conn != NULL) { /* lanes past nvalid repeat lane 0's element */
+      const int ns = feint_elem_nodes(et);
+      size_t elem[FEINT_B];
+      for (int l = 0; l < FEINT_B; l++) elem[l] = e0 + (size_t)(l < nvalid ? l : 0);
+      feint_prefetch_mesh_block(src->conn, ns, num_elem, e0, FEINT_PREFETCH_AHEAD, 2, NULL, 0,
+                                src->coords, 3 * sizeof(double), NULL, 0);
+      feint_gather_coords_block(ns, src->conn, src->coords, elem, buf);
+    } else {
+      feint_prefetch_ahead(geo, size, blk, blk_hi); /* kernel/block_io.h */
+      g = feint_block_in(layout, geo, size, blk, nvalid, buf, tmp);
+    }
 #pragma omp simd reduction(min : bad_det, bad_affine, rescale)
     for (int lane = 0; lane < FEINT_BLOCK_LEN; lane++) {
       const size_t e = e0 + (size_t)lane;
@@ -220,9 +243,8 @@ FEINT_INLINE void scan_range(const int et, int layout, size_t blk_lo, size_t blk
   for (int k = 0; k < 5; k++) *slot[k] = found[k] < *slot[k] ? found[k] : *slot[k];
 }
 
-void feint_validate_scan(int element, int problem, int layout, size_t num_elem,
-                         const double *geometry, const double *coeffs, int check_affine,
-                         feint_scan_firsts *first) {
+static void scan(int element, int problem, int layout, size_t num_elem, const geo_source *src,
+                 const double *coeffs, int check_affine, feint_scan_firsts *first) {
   const feint_scan_firsts none = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
   *first = none;
   const coeff_case cc = coeff_case_of(element, problem, layout);
@@ -236,13 +258,26 @@ void feint_validate_scan(int element, int problem, int layout, size_t num_elem,
     feint_thread_range(num_blk, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
 #endif
     if (element == FEINT_TET4)
-      scan_range(FEINT_TET4, layout, lo, hi, num_elem, geometry, coeffs, &cc, check_affine, first);
+      scan_range(FEINT_TET4, layout, lo, hi, num_elem, src, coeffs, &cc, check_affine, first);
     else if (element == FEINT_PRISM6)
-      scan_range(FEINT_PRISM6, layout, lo, hi, num_elem, geometry, coeffs, &cc, check_affine,
-                 first);
+      scan_range(FEINT_PRISM6, layout, lo, hi, num_elem, src, coeffs, &cc, check_affine, first);
     else
-      scan_range(FEINT_HEX8, layout, lo, hi, num_elem, geometry, coeffs, &cc, check_affine, first);
+      scan_range(FEINT_HEX8, layout, lo, hi, num_elem, src, coeffs, &cc, check_affine, first);
   }
+}
+
+void feint_validate_scan(int element, int problem, int layout, size_t num_elem,
+                         const double *geometry, const double *coeffs, int check_affine,
+                         feint_scan_firsts *first) {
+  const geo_source src = {geometry, NULL, NULL};
+  scan(element, problem, layout, num_elem, &src, coeffs, check_affine, first);
+}
+
+void feint_validate_scan_mesh(int element, int problem, int layout, size_t num_elem,
+                              const uint32_t *conn, const double *coords, const double *coeffs,
+                              int check_affine, feint_scan_firsts *first) {
+  const geo_source src = {NULL, conn, coords};
+  scan(element, problem, layout, num_elem, &src, coeffs, check_affine, first);
 }
 
 void feint_coeff_describe(int element, int problem, int layout, const double *coeffs, size_t e,

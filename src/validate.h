@@ -7,6 +7,7 @@
 #define FEINT_VALIDATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "feint_internal.h"
 
@@ -30,6 +31,15 @@ typedef struct {
 FEINT_INTERNAL void feint_validate_scan(int element, int problem, int layout, size_t num_elem,
                                         const double *geometry, const double *coeffs,
                                         int check_affine, feint_scan_firsts *first);
+
+/* The same sweep over a mesh's elements: each block's vertex coordinates
+ * gathered through conn ([num_elem][N_S], indices checked by the caller)
+ * from coords ([num_vertices][3]) into an L1 buffer, no per-element
+ * geometry array; coeffs in `layout`.  The findings are element indices. */
+FEINT_INTERNAL void feint_validate_scan_mesh(int element, int problem, int layout,
+                                             size_t num_elem, const uint32_t *conn,
+                                             const double *coords, const double *coeffs,
+                                             int check_affine, feint_scan_firsts *first);
 
 /* A phrase naming the point and the values that make element e's
  * coefficients inadmissible (the first such point), e.g. "quadrature point

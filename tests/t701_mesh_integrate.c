@@ -7,6 +7,8 @@
  * |x - x_ref| <= 2 (n_terms + 16) eps S, S from feint_integrate_reference. */
 #include <stdlib.h>
 
+#include <omp.h>
+
 #include "mesh_fixture.h"
 #include "test_util.h"
 
@@ -169,6 +171,52 @@ static void check_errors(void) {
   fix_mesh_free(&m);
 }
 
+/* The element checks find the first bad element of the whole mesh,
+ * wherever it sits in its block of FEINT_BLOCK_LEN (the scan gathers a
+ * block's coordinates through the connectivity, padding a partial last
+ * block with its first element), for any thread count: single and paired
+ * inverted elements, in a mesh cut to 45 elements (a partial last block),
+ * a non-finite coefficient there, and geometry named before coefficients. */
+static void check_first_findings(void) {
+  feint_mesh m;
+  fix_mesh_box(&m, FEINT_TET4, 2, FIX_GENERAL, 0.2, 7);
+  m.num_elem = 45; /* 48 in the box: the last block holds 45 - 40 = 5 */
+  const size_t ne = m.num_elem;
+  double *coef = calloc(ne * 4, sizeof(double)), *A = malloc(ne * 16 * sizeof(double));
+  double *b = malloc(ne * 4 * sizeof(double));
+  feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 0, 0, 0, 0, 0};
+  const size_t at[][2] = {{0, 44}, {7, 8}, {8, 40}, {23, 44}, {40, 41}, {44, 44}, {31, 39}};
+  for (int threads = 1; threads <= 3; threads++) {
+    omp_set_num_threads(threads);
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+      uint32_t *v[2] = {m.conn + 4 * at[k][0], m.conn + 4 * at[k][1]};
+      for (int j = 0; j < 1 + (at[k][1] != at[k][0]); j++) { /* invert: swap nodes 1, 2 */
+        const uint32_t t = v[j][1];
+        v[j][1] = v[j][2], v[j][2] = t;
+      }
+      char msg[64];
+      snprintf(msg, sizeof msg, "mesh element %zu is", at[k][0]);
+      A[0] = SENTINEL;
+      CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_DEGENERATE, msg);
+      CHECK(A[0] == SENTINEL, "output written on error");
+      coef[4 * at[k][1] + 1] = NAN; /* geometry is named first */
+      CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_DEGENERATE, msg);
+      for (int j = 0; j < 1 + (at[k][1] != at[k][0]); j++) {
+        const uint32_t t = v[j][1];
+        v[j][1] = v[j][2], v[j][2] = t;
+      }
+      snprintf(msg, sizeof msg, "coeffs of element %zu are not finite", at[k][1]);
+      CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_UNSUPPORTED, msg);
+      coef[4 * at[k][1] + 1] = 0.0;
+    }
+    CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_SUCCESS, NULL);
+  }
+  omp_set_num_threads(omp_get_num_procs());
+  m.num_elem = 48;
+  free(coef), free(A), free(b);
+  fix_mesh_free(&m);
+}
+
 int main(void) {
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (int pb = 0; pb <= FEINT_ELASTICITY; pb++) { /* per-point problems: refused */
@@ -176,5 +224,6 @@ int main(void) {
       if (el != FEINT_TET4) check_case((feint_element)el, (feint_problem)pb, FIX_AFFINE);
     }
   check_errors();
+  check_first_findings();
   return test_finish("t701_mesh_integrate");
 }

@@ -83,28 +83,14 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
 
 /* The element checks of a call (skipped with FEINT_FLAG_TRUST_GEOMETRY):
  * geometry, and coefficients in the range the kernels integrate without
- * rescaling (feint_integrate rescales outside it; these paths refuse). */
+ * rescaling (feint_integrate rescales outside it; these paths refuse), in
+ * one sweep (feint_asm_check_elements). */
 static feint_status check_elements(const feint_integrate_desc *desc, const feint_mesh *mesh,
                                    const double *coeffs) {
   if (desc->flags & FEINT_FLAG_TRUST_GEOMETRY) return FEINT_SUCCESS;
   feint_variant_info vi;
   FEINT_CALL(feint_variant_get_info(desc->variant, &vi));
-  FEINT_CALL(feint_asm_check_geometry(mesh, vi.geo_linear));
-  feint_scan_firsts first;
-  feint_validate_scan(desc->element, desc->problem, desc->layout_in, mesh->num_elem, NULL,
-                      coeffs, 0, &first);
-  char what[192] = "";
-  if (first.coeff_phys != SIZE_MAX)
-    feint_coeff_describe(desc->element, desc->problem, desc->layout_in, coeffs, first.coeff_phys,
-                         what, sizeof what);
-  FEINT_CHECK(first.coeff_phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
-              "coeffs of element %zu, %s; no output was written", first.coeff_phys, what);
-  FEINT_CHECK(first.coeff_range == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
-              "coeffs of element %zu are not finite or outside the range the kernels integrate "
-              "without rescaling; feint_integrate rescales such elements, the mesh paths do not "
-              "(yet)",
-              first.coeff_range);
-  return FEINT_SUCCESS;
+  return feint_asm_check_elements(mesh, desc->problem, desc->layout_in, coeffs, vi.geo_linear);
 }
 
 /* Run the mesh loop of a variant on the host, or on the device with every

@@ -10,10 +10,17 @@
 /* Nodes per element of a mesh's element type. */
 FEINT_INTERNAL int feint_asm_nodes(feint_element element);
 
-/* Geometry checks of feint_integrate (det J > 0 and finite at every
- * quadrature point; affine prisms if check_affine), on coordinates gathered
- * through the connectivity a chunk at a time. */
-FEINT_INTERNAL feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine);
+/* The element checks of a mesh call, one sweep over the elements
+ * (feint_validate_scan_mesh: each block's coordinates gathered through the
+ * connectivity into an L1 buffer, its coefficients read beside them):
+ * det J > 0 and finite at every quadrature point, coordinates in the range
+ * the kernels integrate without rescaling, affine prisms and hexahedra if
+ * check_affine; coeffs (in `layout`) finite, in that range and describing
+ * a material.  The first element of each finding is named. */
+FEINT_INTERNAL feint_status feint_asm_check_elements(const feint_mesh *mesh,
+                                                     feint_problem problem,
+                                                     feint_layout layout,
+                                                     const double *coeffs, int check_affine);
 
 /* Where a mesh or CSR call with (target, device, flags) runs
  * (feint_target_resolve; FEINT_FLAG_DEVICE_POINTERS refused on these

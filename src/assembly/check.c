@@ -55,51 +55,40 @@ uint64_t feint_asm_fingerprint_pattern(const feint_csr *A) {
   return h;
 }
 
-/* Elements per chunk of the geometry check: 64 Ki elements of gathered
- * coordinates (at most 9 MiB for prisms) at a time. */
-#define CHECK_CHUNK ((size_t)1 << 16)
-
-feint_status feint_asm_check_geometry(const feint_mesh *mesh, int check_affine) {
+feint_status feint_asm_check_elements(const feint_mesh *mesh, feint_problem problem,
+                                      feint_layout layout, const double *coeffs,
+                                      int check_affine) {
   const int ns = feint_asm_nodes(mesh->element);
-  const size_t ne = mesh->num_elem, chunk = ne < CHECK_CHUNK ? ne : CHECK_CHUNK;
-  double *geo = malloc(chunk * 3 * (size_t)ns * sizeof(double));
-  FEINT_CHECK(geo != NULL, FEINT_ERR_ALLOC,
-              "cannot allocate %zu doubles for the geometry check (FEINT_FLAG_TRUST_GEOMETRY "
-              "skips it)",
-              chunk * 3 * (size_t)ns);
-  size_t bad_det = SIZE_MAX, bad_affine = SIZE_MAX, bad_scale = SIZE_MAX;
-  for (size_t e0 = 0; e0 < ne && bad_det == SIZE_MAX && bad_affine == SIZE_MAX &&
-                      bad_scale == SIZE_MAX;
-       e0 += chunk) {
-    const size_t cnt = ne - e0 < chunk ? ne - e0 : chunk;
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < cnt; i++)
-      for (int n = 0; n < ns; n++)
-        for (int a = 0; a < 3; a++)
-          geo[(i * ns + n) * 3 + a] = mesh->coords[3 * (size_t)mesh->conn[(e0 + i) * ns + n] + a];
-    feint_scan_firsts first; /* the geometry only (its problem is not read) */
-    feint_validate_scan(mesh->element, FEINT_POISSON, FEINT_LAYOUT_NATURAL, cnt, geo, NULL,
-                        check_affine, &first);
-    if (first.degenerate != SIZE_MAX) bad_det = e0 + first.degenerate;
-    if (first.not_affine != SIZE_MAX) bad_affine = e0 + first.not_affine;
-    if (first.rescale != SIZE_MAX) bad_scale = e0 + first.rescale;
-  }
-  free(geo);
+  feint_scan_firsts first;
+  feint_validate_scan_mesh(mesh->element, problem, layout, mesh->num_elem, mesh->conn,
+                           mesh->coords, coeffs, check_affine, &first);
+  const size_t bad_det = first.degenerate;
+  const uint32_t *v = mesh->conn + (bad_det == SIZE_MAX ? 0 : bad_det * ns);
   FEINT_CHECK(bad_det == SIZE_MAX, FEINT_ERR_DEGENERATE,
               "mesh element %zu is degenerate or inverted (det J <= 0 or not finite at a "
               "quadrature point; a NaN or infinite coordinate of one of its vertices %u %u %u "
               "%u ... does that too); no output was written",
-              bad_det, mesh->conn[bad_det * ns], mesh->conn[bad_det * ns + 1],
-              mesh->conn[bad_det * ns + 2], mesh->conn[bad_det * ns + 3]);
-  FEINT_CHECK(bad_scale == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
+              bad_det, v[0], v[1], v[2], v[3]);
+  FEINT_CHECK(first.rescale == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
               "mesh element %zu has coordinates outside the range the kernels integrate "
               "without rescaling; feint_integrate rescales such elements, the mesh paths do not "
               "(yet)",
-              bad_scale);
-  FEINT_CHECK(bad_affine == SIZE_MAX, FEINT_ERR_NOT_AFFINE,
-              "mesh element %zu is not affine (%s); use a geo_generic variant", bad_affine,
+              first.rescale);
+  FEINT_CHECK(first.not_affine == SIZE_MAX, FEINT_ERR_NOT_AFFINE,
+              "mesh element %zu is not affine (%s); use a geo_generic variant", first.not_affine,
               mesh->element == FEINT_PRISM6 ? "top face not a translate of the bottom face"
                                             : "not a parallelepiped");
+  char what[192] = "";
+  if (first.coeff_phys != SIZE_MAX)
+    feint_coeff_describe(mesh->element, problem, layout, coeffs, first.coeff_phys, what,
+                         sizeof what);
+  FEINT_CHECK(first.coeff_phys == SIZE_MAX, FEINT_ERR_BAD_COEFF,
+              "coeffs of element %zu, %s; no output was written", first.coeff_phys, what);
+  FEINT_CHECK(first.coeff_range == SIZE_MAX, FEINT_ERR_UNSUPPORTED,
+              "coeffs of element %zu are not finite or outside the range the kernels integrate "
+              "without rescaling; feint_integrate rescales such elements, the mesh paths do not "
+              "(yet)",
+              first.coeff_range);
   return FEINT_SUCCESS;
 }
 
