@@ -33,9 +33,23 @@ uint64_t feint_asm_fingerprint_conn(const feint_mesh *mesh, int ordered) {
 #pragma omp parallel for schedule(static) reduction(+ : h)
     for (size_t k = 0; k < ne * ns; k++) h += fp_term(1, k, conn[k]);
   } else {
-#pragma omp parallel for schedule(static) reduction(+ : h)
-    for (size_t e = 0; e < ne; e++)
-      for (size_t r = 0; r < ns; r++) h += fp_term(4, e, conn[e * ns + r]);
+    /* the sets: every entry under its element's index k / ns, one flat loop
+     * per literal ns (the division a shift or a multiply), so it vectorises
+     * as the ordered one does (a loop over elements with the node loop inside
+     * took 2.8 ns per tet against 0.5, one Zen 4 thread) */
+#define FP_SETS(NS)                                                                            \
+  _Pragma("omp for schedule(static)") for (size_t k = 0; k < ne * (NS); k++)                   \
+      h += fp_term(4, k / (NS), conn[k])
+#pragma omp parallel reduction(+ : h)
+    {
+      if (ns == 4)
+        FP_SETS(4);
+      else if (ns == 6)
+        FP_SETS(6);
+      else
+        FP_SETS(8);
+    }
+#undef FP_SETS
   }
   return h;
 }
