@@ -207,10 +207,10 @@ FEINT_INLINE void scan_range(const int et, int layout, size_t blk_lo, size_t blk
     double buf[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
     double tmp[3 * FEINT_MAX_NODES * FEINT_BLOCK_LEN] __attribute__((aligned(64)));
     const double *g = buf;
-    if (src->conn != NULL) { /* lanes past nvalid repeat lane 0's element */
+    if (src->conn != NULL) {
       const int ns = feint_elem_nodes(et);
       size_t elem[FEINT_B];
-      for (int l = 0; l < FEINT_B; l++) elem[l] = e0 + (size_t)(l < nvalid ? l : 0);
+      feint_block_elems(e0, nvalid, elem);
       feint_prefetch_mesh_block(src->conn, ns, num_elem, e0, FEINT_PREFETCH_AHEAD, 2, NULL, 0,
                                 src->coords, 3 * sizeof(double), NULL, 0);
       feint_gather_coords_block(ns, src->conn, src->coords, elem, buf);

@@ -186,6 +186,7 @@ static void check_first_findings(void) {
   double *b = malloc(ne * 4 * sizeof(double));
   feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 0, 0, 0, 0, 0};
   const size_t at[][2] = {{0, 44}, {7, 8}, {8, 40}, {23, 44}, {40, 41}, {44, 44}, {31, 39}};
+  const int threads_before = omp_get_max_threads();
   for (int threads = 1; threads <= 3; threads++) {
     omp_set_num_threads(threads);
     for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
@@ -211,7 +212,7 @@ static void check_first_findings(void) {
     }
     CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_SUCCESS, NULL);
   }
-  omp_set_num_threads(omp_get_num_procs());
+  omp_set_num_threads(threads_before);
   m.num_elem = 48;
   free(coef), free(A), free(b);
   fix_mesh_free(&m);

@@ -143,7 +143,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_block_, _host)(const feint_mesh_kernel_ar
   double A[FEINT_MAX_DOFS * FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   double b[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   size_t elem[FEINT_B];
-  for (int l = 0; l < FEINT_B; l++) elem[l] = i0 + (size_t)(l < nvalid ? l : 0);
+  feint_block_elems(i0, nvalid, elem);
   FEINT_VFN(feint_mesh_prefetch_, _host)(ka, et, pb, out, i0);
   const double *cf = feint_gather_block(et, pb, ka->layout_in, conn, ka->coords, ka->coeffs, i0,
                                         nvalid, geo, coef);

@@ -55,7 +55,7 @@ FEINT_INLINE void FEINT_VFN(feint_op_block_, _host)(const feint_op_kernel_args *
   double xe[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   double ye[FEINT_MAX_DOFS * FEINT_B] __attribute__((aligned(64)));
   size_t elem[FEINT_B];
-  for (int l = 0; l < FEINT_B; l++) elem[l] = i0 + (size_t)(l < nvalid ? l : 0);
+  feint_block_elems(i0, nvalid, elem);
   /* software prefetch: what the gathers read (coordinates and x of the
    * vertices of the block 2 ahead, kernel/gather.h), the y entries of the
    * next block's vertices.  tet4 Poisson, 4.09 M elements, one Zen 3

@@ -58,6 +58,14 @@ FEINT_INLINE void feint_gather_element(const int et, const int pb, const int lay
   feint_gather_coeffs(et, pb, layout_in, coeffs, e, coef, stride);
 }
 
+/* The elements of the lanes of a host block loop's block at element i0
+ * with nvalid valid lanes: lane l holds i0 + l, and the lanes past nvalid
+ * repeat lane 0's element (their results are discarded, their findings
+ * never below lane 0's). */
+FEINT_INLINE void feint_block_elems(const size_t i0, const int nvalid, size_t elem[FEINT_B]) {
+  for (int l = 0; l < FEINT_B; l++) elem[l] = i0 + (size_t)(l < nvalid ? l : 0);
+}
+
 /* The vertex coordinates of a block of FEINT_B elements elem[0..FEINT_B-1]
  * into geo in blocked order (coordinate a of node n of lane l at
  * geo[(3 n + a) * FEINT_B + l]; geo 32-byte aligned).  Host code, 4 lanes
@@ -109,7 +117,7 @@ FEINT_INLINE const double *feint_gather_block(const int et, const int pb, const 
                                               const int nvalid, double *geo, double *coef) {
   const int ns = feint_elem_nodes(et), cs = feint_problem_coeffs(et, pb);
   size_t elem[FEINT_B];
-  for (int l = 0; l < FEINT_B; l++) elem[l] = i0 + (size_t)(l < nvalid ? l : 0);
+  feint_block_elems(i0, nvalid, elem);
   feint_gather_coords_block(ns, conn, coords, elem, geo);
   if (coeffs != NULL && nvalid == FEINT_B && i0 % FEINT_B == 0)
     return feint_block_in(layout_in, coeffs, cs, i0 / FEINT_B, FEINT_B, coef, NULL);
