@@ -81,6 +81,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_prefetch_, _host)(const feint_mesh_kernel
   else if (scatter && ka->elem_map != NULL && far + B <= ne)
     feint_prefetch_bytes(ka->elem_map + far * (size_t)(ns * ns),
                          FEINT_B * ns * ns * (int)sizeof(int32_t));
+  const int search = ka->elem_map8 == NULL && ka->elem_map == NULL;
   if (scatter && next + B <= ne)
     for (size_t k = next * ns; k < (next + B) * ns; k++) {
       const size_t v = nc * (size_t)conn[k];
@@ -88,6 +89,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_prefetch_, _host)(const feint_mesh_kernel
       __builtin_prefetch(row, 1);
       __builtin_prefetch(row + 8, 1);
       __builtin_prefetch(ka->rhs + v, 1);
+      if (search) __builtin_prefetch(ka->col_idx + ka->row_ptr[v], 0);
     }
 }
 
@@ -121,7 +123,8 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_scatter_, _host)(const feint_mesh_kernel_
     int missing = 0;
     for (int l = 0; l < nvalid; l++)
       missing += feint_scatter_element(et, pb, atomic, conn + elem[l] * (size_t)ns, A + l, b + l,
-                                       FEINT_B, ka->row_ptr, ka->col_idx, ka->values, ka->rhs);
+                                       FEINT_B, ka->row_ptr, ka->col_idx, (int64_t)ka->nnz,
+                                       ka->values, ka->rhs);
     if (missing) { /* the shared counter is touched only on a miss */
       FEINT_OMP(atomic update)
       *ka->num_missing += (size_t)missing;

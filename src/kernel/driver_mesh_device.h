@@ -33,8 +33,8 @@
 FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
     const int et, const int pb, const int out, const size_t e, const int lin, const int lout,
     const double *coords, const uint32_t *conn, const double *coeffs, double *A, double *b,
-    const int64_t *row_ptr, const int32_t *col_idx, const int32_t *emap, const uint8_t *emap8,
-    double *values, double *rhs, size_t *missing) {
+    const int64_t *row_ptr, const int32_t *col_idx, const int64_t nnz, const int32_t *emap,
+    const uint8_t *emap8, double *values, double *rhs, size_t *missing) {
   const size_t B = FEINT_B, ns = (size_t)feint_elem_nodes(et);
   const size_t nd = (size_t)feint_problem_dofs(et, pb), as = nd * nd;
   const size_t lane = e % B, base = e - lane;
@@ -58,9 +58,9 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
   } else { /* positions by search, checked */
     const int m =
         out == FEINT_MESH_OUT_ATOMIC
-            ? feint_scatter_element(et, pb, 1, conn + e * ns, Ae, be, 1, row_ptr, col_idx,
+            ? feint_scatter_element(et, pb, 1, conn + e * ns, Ae, be, 1, row_ptr, col_idx, nnz,
                                     values, rhs)
-            : feint_scatter_element(et, pb, 0, conn + e * ns, Ae, be, 1, row_ptr, col_idx,
+            : feint_scatter_element(et, pb, 0, conn + e * ns, Ae, be, 1, row_ptr, col_idx, nnz,
                                     values, rhs);
     if (m) { /* a miss: the only time the shared counter is touched */
       FEINT_OMP(atomic update)
@@ -89,7 +89,7 @@ FEINT_INLINE void FEINT_VFN(feint_mesh_elem_, _device)(
       for (size_t i = 0; i < cnt_; i++)                                                         \
         FEINT_VFN(feint_mesh_elem_, _device)(FEINT_##ET, FEINT_##PB, output,                    \
                                              ord_ ? ord_[lo_ + i] : lo_ + i, lin, lout, coords, \
-                                             conn, coeffs, A, b, row_ptr, col_idx, emap,       \
+                                             conn, coeffs, A, b, row_ptr, col_idx, nnz, emap,  \
                                              emap8, values, rhs, missing);                      \
     }                                                                                           \
   } while (0)
@@ -103,6 +103,7 @@ void FEINT_VFN(feint_variant_, _mesh_device)(const feint_mesh_kernel_args *ka, i
   size_t *missing = ka->num_missing;
   const int64_t *row_ptr = ka->row_ptr;
   const int32_t *col_idx = ka->col_idx, *emap = ka->elem_map;
+  const int64_t nnz = (int64_t)ka->nnz;
   const uint8_t *emap8 = ka->elem_map8;
   const size_t n = ka->num_elem, num_colours = ka->num_colours;
   const size_t *colour_ptr = ka->colour_ptr;

@@ -9,9 +9,15 @@
  *
  * Position by search (feint_scatter_element): in a pattern with ascending
  * columns, column j of row i sits at row_ptr[i] + #{k in row i : col[k] <
- * j}.  The count is branch-free and runs over the whole row once for all
- * N_S nodes of the element (a P1 tetrahedral mesh row has ~15 entries, so
- * one or two SIMD compares per column).  With N_C = 3 the pattern holds full
+ * j}.  The count runs over the whole row once for all N_S nodes of the
+ * element (feint_row_find): with AVX-512, 16 columns at a time (a P1
+ * tetrahedral mesh row has ~15 entries, so mostly one vector load), one
+ * compare per node giving a 16-bit mask and its population count; the
+ * same compare for equality says whether the row holds the column at all.
+ * (The plain loop, compiled for AVX-512, compared one column at a time
+ * with the N_S nodes as one short vector, then moved each lane's bit out
+ * of the mask register: about 17 instructions per column, 4 rows of ~15
+ * columns per tet.)  With N_C = 3 the pattern holds full
  * 3 x 3 vertex blocks (feint_csr_create's does): the three rows of vertex v
  * have the same columns, and column 3 w + d sits at row_ptr[3 v + c] +
  * #{k in row 3 v : col[k] < 3 w} + d, so one count over row 3 v serves the
@@ -22,10 +28,13 @@
  * from another tool, or of another mesh) the count lands on another
  * column's entry, or past the row's end (into the next row, or past the end
  * of the values for the last row).  So the search path checks every
- * position before adding into it: inside its row, holding the expected
- * column (with N_C = 3 column 3 w + d in each row 3 v + c), a compare on
- * col_idx entries the count has just brought into cache (rows 3 v + 1 and
- * 3 v + 2 follow row 3 v in memory).  An entry that fails is skipped,
+ * position before adding into it.  N_C = 1: the row holds column v[s] (the
+ * equality mask of the count), and then it sits exactly where the count
+ * put it.  N_C = 3: each entry is compared where it lands, inside its row
+ * and holding the expected column 3 w + d in each row 3 v + c (a compare on
+ * col_idx entries the count has just brought into cache: rows 3 v + 1 and
+ * 3 v + 2 follow row 3 v in memory), since a pattern from another tool
+ * may hold part of a vertex pair's 3 x 3 block.  An entry that fails is skipped,
  * nothing is written out of place, and counted; the drivers sum the counts
  * (host: per block of elements, one atomic addition when nonzero; device:
  * an atomic addition only on a miss) and feint_assemble turns a nonzero sum
@@ -55,16 +64,17 @@ FEINT_DECLARE_TARGET_BEGIN
  * literal at every call: 1 makes every addition an OpenMP atomic update
  * (elements processed concurrently may share entries), 0 a plain one
  * (colouring guarantees no two concurrent elements share a row).
- * col_idx == NULL (the map path: its offsets were checked at creation):
- * no check, returns 0.  Otherwise each position is checked before its
- * addition: it must lie before row_end (the next row's start) and hold
- * column col[s] + d; an entry whose position fails is skipped (nothing is
+ * Checks (the map path passes col_idx == NULL and present = ~0: its
+ * offsets were checked at creation, and it returns 0): the entries of node
+ * s are skipped unless bit s of `present` is set, and with col_idx !=
+ * NULL each position must also lie before row_end (the next row's start)
+ * and hold column col[s] + d; an entry that fails is skipped (nothing is
  * written) and counted.  Returns the number skipped. */
 FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic, const int i,
                                    const int64_t row, const int64_t row_end,
                                    const int32_t *off, const int32_t *col,
-                                   const int32_t *col_idx, const double *Ae, const int stride,
-                                   double *values) {
+                                   const int32_t *col_idx, const unsigned present,
+                                   const double *Ae, const int stride, double *values) {
   const int nd = nc * ns;
   int missing = 0;
   FEINT_UNROLL
@@ -73,7 +83,8 @@ FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic,
     for (int d = 0; d < nc; d++) {
       const double a = Ae[(i * nd + nc * s + d) * stride];
       const int64_t p = row + off[s] + d;
-      if (col_idx != NULL && !(p < row_end && col_idx[p] == col[s] + d)) {
+      if (!(present >> s & 1u) ||
+          (col_idx != NULL && !(p < row_end && col_idx[p] == col[s] + d))) {
         missing++; /* the pattern lacks (i, col[s] + d) where the count put it */
         continue;
       }
@@ -88,16 +99,80 @@ FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic,
   return missing;
 }
 
+/* The search in one row of ascending columns col_idx[start .. end) (nnz:
+ * the length of col_idx): cnt[s] = #{k : col_idx[k] < col[s]} for s < ns;
+ * returns the mask whose bit s is set if the row holds col[s] (at start +
+ * cnt[s] then).  AVX-512 hosts: 16 columns per step, one vector compare
+ * per node and a population count of its 16-bit mask; lanes past the
+ * row's end are masked off (they read the next rows' columns, which exist:
+ * a chunk that would read past nnz is loaded column by column).  Zen 4,
+ * one thread, feint_assemble colouring, box order, ns per element: tet4
+ * Poisson 84-85 -> 51-53, prism6 Poisson 188-199 -> 152-157.  Elsewhere
+ * (AVX2, where the same 16-lane code made prism6 Poisson 160-165 -> 207-273
+ * on Zen 4's x86-64-v3 build, and devices, one thread per element): one
+ * column at a time. */
+#if defined(__AVX512F__) && defined(__clang__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
+#define FEINT_ROW_W 16
+typedef int32_t feint_v16i_u __attribute__((ext_vector_type(FEINT_ROW_W), aligned(4), may_alias));
+typedef int32_t feint_v16i __attribute__((ext_vector_type(FEINT_ROW_W)));
+typedef _Bool feint_v16b __attribute__((ext_vector_type(FEINT_ROW_W)));
+FEINT_INLINE unsigned feint_mask16(const feint_v16b m) {
+  uint16_t bits;
+  __builtin_memcpy(&bits, &m, sizeof bits); /* a bool vector is a bit mask in memory */
+  return bits;
+}
+#endif
+FEINT_INLINE unsigned feint_row_find(const int ns, const int32_t *col_idx, const int64_t start,
+                                     const int64_t end, const int64_t nnz, const int32_t *col,
+                                     int32_t *cnt) {
+  unsigned present = 0;
+  FEINT_UNROLL
+  for (int s = 0; s < ns; s++) cnt[s] = 0;
+#ifdef FEINT_ROW_W
+  for (int64_t k0 = start; k0 < end; k0 += FEINT_ROW_W) {
+    const int64_t n = end - k0;
+    const unsigned live = n >= FEINT_ROW_W ? (1u << FEINT_ROW_W) - 1 : (1u << n) - 1;
+    feint_v16i c;
+    if (k0 + FEINT_ROW_W <= nnz) {
+      c = *(const feint_v16i_u *)(col_idx + k0);
+    } else {
+      for (int k = 0; k < FEINT_ROW_W; k++) c[k] = k < n ? col_idx[k0 + k] : INT32_MAX;
+    }
+    FEINT_UNROLL
+    for (int s = 0; s < ns; s++) {
+      cnt[s] += __builtin_popcount(feint_mask16(__builtin_convertvector(c < col[s], feint_v16b)) &
+                                   live);
+      present |= (feint_mask16(__builtin_convertvector(c == col[s], feint_v16b)) & live) != 0
+                     ? 1u << s
+                     : 0u;
+    }
+  }
+#else
+  (void)nnz;
+  for (int64_t k = start; k < end; k++) {
+    const int32_t c = col_idx[k];
+    FEINT_UNROLL
+    for (int s = 0; s < ns; s++) {
+      cnt[s] += c < col[s];
+      present |= c == col[s] ? 1u << s : 0u;
+    }
+  }
+#endif
+  return present;
+}
+
 /* Add one element of problem pb: entry (i, j) of A^e (i, j < N_C N_S) at
  * Ae[(i * N_C N_S + j) * stride], b^e[i] at be[i * stride]; v = the
- * element's N_S vertex indices; positions by search (the count above),
- * checked (feint_scatter_row): returns the number of entries of A^e that
- * found no place in the pattern (skipped; 0 for a pattern holding the
- * element).  b^e is always added (its rows exist: the mesh was checked). */
+ * element's N_S vertex indices; positions by search (feint_row_find in the
+ * row of each node's first dof; nnz the pattern's), checked
+ * (feint_scatter_row): returns the number of entries of A^e that found no
+ * place in the pattern (skipped; 0 for a pattern holding the element).
+ * b^e is always added (its rows exist: the mesh was checked). */
 FEINT_INLINE int feint_scatter_element(const int et, const int pb, const int atomic,
                                        const uint32_t *v, const double *Ae, const double *be,
                                        const int stride, const int64_t *row_ptr,
-                                       const int32_t *col_idx, double *values, double *rhs) {
+                                       const int32_t *col_idx, const int64_t nnz,
+                                       double *values, double *rhs) {
   const int ns = feint_elem_nodes(et), nc = feint_problem_comps(pb);
   int32_t vs[FEINT_MAX_NODES]; /* first dof (and column) of each node */
   FEINT_UNROLL
@@ -106,18 +181,16 @@ FEINT_INLINE int feint_scatter_element(const int et, const int pb, const int ato
   FEINT_UNROLL
   for (int r = 0; r < ns; r++) {
     const int64_t start = row_ptr[vs[r]], end = row_ptr[vs[r] + 1];
-    int32_t cnt[FEINT_MAX_NODES] = {0};
-    for (int64_t k = start; k < end; k++) {
-      const int32_t c = col_idx[k];
-      FEINT_UNROLL
-      for (int s = 0; s < ns; s++) cnt[s] += c < vs[s];
-    }
+    int32_t cnt[FEINT_MAX_NODES];
+    const unsigned present = feint_row_find(ns, col_idx, start, end, nnz, vs, cnt);
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
       const int64_t row = c == 0 ? start : row_ptr[vs[r] + c];
       const int64_t row_end = c == 0 ? end : row_ptr[vs[r] + c + 1];
       const int i = nc * r + c;
-      missing += feint_scatter_row(ns, nc, atomic, i, row, row_end, cnt, vs, col_idx, Ae,
+      /* N_C = 1: present is the whole check; N_C = 3: every entry's own */
+      missing += feint_scatter_row(ns, nc, atomic, i, row, row_end, cnt, vs,
+                                   nc == 1 ? NULL : col_idx, nc == 1 ? present : ~0u, Ae,
                                    stride, values);
       const double bv = be[i * stride];
       if (atomic) {
@@ -153,7 +226,7 @@ FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
       const int i = nc * r + c;
-      feint_scatter_row(ns, nc, atomic, i, row_ptr[vr + c], 0, o, NULL, NULL, Ae, stride,
+      feint_scatter_row(ns, nc, atomic, i, row_ptr[vr + c], 0, o, NULL, NULL, ~0u, Ae, stride,
                         values);
       const double bv = be[i * stride];
       if (atomic) {
