@@ -28,13 +28,14 @@
  * from another tool, or of another mesh) the count lands on another
  * column's entry, or past the row's end (into the next row, or past the end
  * of the values for the last row).  So the search path checks every
- * position before adding into it.  N_C = 1: the row holds column v[s] (the
- * equality mask of the count), and then it sits exactly where the count
- * put it.  N_C = 3: each entry is compared where it lands, inside its row
- * and holding the expected column 3 w + d in each row 3 v + c (a compare on
- * col_idx entries the count has just brought into cache: rows 3 v + 1 and
- * 3 v + 2 follow row 3 v in memory), since a pattern from another tool
- * may hold part of a vertex pair's 3 x 3 block.  An entry that fails is skipped,
+ * position before adding into it: inside its row, holding the expected
+ * column (with N_C = 3 column 3 w + d in each row 3 v + c), a compare on
+ * col_idx entries the count has just brought into cache (rows 3 v + 1 and
+ * 3 v + 2 follow row 3 v in memory).  With N_C = 1 the AVX-512 count knows
+ * from its equality masks that the row holds every column of the element,
+ * and then each sits exactly where the count put it: nothing left to
+ * check (N_C = 3 still checks: a pattern from another tool may hold part
+ * of a vertex pair's 3 x 3 block).  An entry that fails is skipped,
  * nothing is written out of place, and counted; the drivers sum the counts
  * (host: per block of elements, one atomic addition when nonzero; device:
  * an atomic addition only on a miss) and feint_assemble turns a nonzero sum
@@ -64,17 +65,17 @@ FEINT_DECLARE_TARGET_BEGIN
  * literal at every call: 1 makes every addition an OpenMP atomic update
  * (elements processed concurrently may share entries), 0 a plain one
  * (colouring guarantees no two concurrent elements share a row).
- * Checks (the map path passes col_idx == NULL and present = ~0: its
- * offsets were checked at creation, and it returns 0): the entries of node
- * s are skipped unless bit s of `present` is set, and with col_idx !=
- * NULL each position must also lie before row_end (the next row's start)
- * and hold column col[s] + d; an entry that fails is skipped (nothing is
- * written) and counted.  Returns the number skipped. */
+ * col_idx == NULL (the map path: its offsets were checked at creation; the
+ * search when it knows every position holds its column): no check,
+ * returns 0.  Otherwise each position is checked before its addition: it
+ * must lie before row_end (the next row's start) and hold column col[s] +
+ * d; an entry whose position fails is skipped (nothing is written) and
+ * counted.  Returns the number skipped. */
 FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic, const int i,
                                    const int64_t row, const int64_t row_end,
                                    const int32_t *off, const int32_t *col,
-                                   const int32_t *col_idx, const unsigned present,
-                                   const double *Ae, const int stride, double *values) {
+                                   const int32_t *col_idx, const double *Ae, const int stride,
+                                   double *values) {
   const int nd = nc * ns;
   int missing = 0;
   FEINT_UNROLL
@@ -83,8 +84,7 @@ FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic,
     for (int d = 0; d < nc; d++) {
       const double a = Ae[(i * nd + nc * s + d) * stride];
       const int64_t p = row + off[s] + d;
-      if (!(present >> s & 1u) ||
-          (col_idx != NULL && !(p < row_end && col_idx[p] == col[s] + d))) {
+      if (col_idx != NULL && !(p < row_end && col_idx[p] == col[s] + d)) {
         missing++; /* the pattern lacks (i, col[s] + d) where the count put it */
         continue;
       }
@@ -100,17 +100,24 @@ FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic,
 }
 
 /* The search in one row of ascending columns col_idx[start .. end) (nnz:
- * the length of col_idx): cnt[s] = #{k : col_idx[k] < col[s]} for s < ns;
- * returns the mask whose bit s is set if the row holds col[s] (at start +
- * cnt[s] then).  AVX-512 hosts: 16 columns per step, one vector compare
- * per node and a population count of its 16-bit mask; lanes past the
- * row's end are masked off (they read the next rows' columns, which exist:
- * a chunk that would read past nnz is loaded column by column).  Zen 4,
- * one thread, feint_assemble colouring, box order, ns per element: tet4
- * Poisson 84-85 -> 51-53, prism6 Poisson 188-199 -> 152-157.  Elsewhere
- * (AVX2, where the same 16-lane code made prism6 Poisson 160-165 -> 207-273
- * on Zen 4's x86-64-v3 build, and devices, one thread per element): one
- * column at a time. */
+ * the length of col_idx): cnt[s] = #{k : col_idx[k] < col[s]} for s < ns.
+ * Returns 1 if the row is known to hold every col[s] (each then at start +
+ * cnt[s]), 0 if that is not known (the caller checks each position where
+ * it lands).  AVX-512 hosts: 16 columns per step, one vector compare per
+ * node and a population count of its 16-bit mask; lanes past the row's end
+ * are masked off (they read the next rows' columns, which exist: a chunk
+ * that would read past nnz is loaded column by column).  Presence: the
+ * equality masks of all nodes OR-ed, one count per step; the columns differ
+ * (the nodes' vertices do) and each sits once in a row, so a count of ns
+ * means all are there.  Counting each node's equality mask instead:
+ * prism6 Poisson 157 ns, against 149-150.  Zen 4, one thread,
+ * feint_assemble colouring, box order, ns per element: tet4 Poisson 84-85
+ * -> 51-53, prism6 Poisson 188-199 -> 149-150.  Elsewhere one column at a
+ * time, presence not known (returns 0): on Zen 4's x86-64-v3 (AVX2) build
+ * the 16-lane code made prism6 Poisson 160-165 ns -> 207-273, and a
+ * presence mask from the column loop 160 -> 172-177 (tet4 57 -> 64), where
+ * the per-position check costs nothing extra; devices run one element per
+ * thread. */
 #if defined(__AVX512F__) && defined(__clang__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
 #define FEINT_ROW_W 16
 typedef int32_t feint_v16i_u __attribute__((ext_vector_type(FEINT_ROW_W), aligned(4), may_alias));
@@ -122,13 +129,13 @@ FEINT_INLINE unsigned feint_mask16(const feint_v16b m) {
   return bits;
 }
 #endif
-FEINT_INLINE unsigned feint_row_find(const int ns, const int32_t *col_idx, const int64_t start,
-                                     const int64_t end, const int64_t nnz, const int32_t *col,
-                                     int32_t *cnt) {
-  unsigned present = 0;
+FEINT_INLINE int feint_row_find(const int ns, const int32_t *col_idx, const int64_t start,
+                                const int64_t end, const int64_t nnz, const int32_t *col,
+                                int32_t *cnt) {
   FEINT_UNROLL
   for (int s = 0; s < ns; s++) cnt[s] = 0;
 #ifdef FEINT_ROW_W
+  int npresent = 0;
   for (int64_t k0 = start; k0 < end; k0 += FEINT_ROW_W) {
     const int64_t n = end - k0;
     const unsigned live = n >= FEINT_ROW_W ? (1u << FEINT_ROW_W) - 1 : (1u << n) - 1;
@@ -138,27 +145,25 @@ FEINT_INLINE unsigned feint_row_find(const int ns, const int32_t *col_idx, const
     } else {
       for (int k = 0; k < FEINT_ROW_W; k++) c[k] = k < n ? col_idx[k0 + k] : INT32_MAX;
     }
+    feint_v16b eq = __builtin_convertvector(c == col[0], feint_v16b);
     FEINT_UNROLL
     for (int s = 0; s < ns; s++) {
       cnt[s] += __builtin_popcount(feint_mask16(__builtin_convertvector(c < col[s], feint_v16b)) &
                                    live);
-      present |= (feint_mask16(__builtin_convertvector(c == col[s], feint_v16b)) & live) != 0
-                     ? 1u << s
-                     : 0u;
+      if (s > 0) eq |= __builtin_convertvector(c == col[s], feint_v16b);
     }
+    npresent += __builtin_popcount(feint_mask16(eq) & live);
   }
+  return npresent == ns;
 #else
   (void)nnz;
   for (int64_t k = start; k < end; k++) {
     const int32_t c = col_idx[k];
     FEINT_UNROLL
-    for (int s = 0; s < ns; s++) {
-      cnt[s] += c < col[s];
-      present |= c == col[s] ? 1u << s : 0u;
-    }
+    for (int s = 0; s < ns; s++) cnt[s] += c < col[s];
   }
+  return 0;
 #endif
-  return present;
 }
 
 /* Add one element of problem pb: entry (i, j) of A^e (i, j < N_C N_S) at
@@ -182,16 +187,15 @@ FEINT_INLINE int feint_scatter_element(const int et, const int pb, const int ato
   for (int r = 0; r < ns; r++) {
     const int64_t start = row_ptr[vs[r]], end = row_ptr[vs[r] + 1];
     int32_t cnt[FEINT_MAX_NODES];
-    const unsigned present = feint_row_find(ns, col_idx, start, end, nnz, vs, cnt);
+    const int all_there = feint_row_find(ns, col_idx, start, end, nnz, vs, cnt);
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
       const int64_t row = c == 0 ? start : row_ptr[vs[r] + c];
       const int64_t row_end = c == 0 ? end : row_ptr[vs[r] + c + 1];
       const int i = nc * r + c;
-      /* N_C = 1: present is the whole check; N_C = 3: every entry's own */
+      /* N_C = 1 and every column there: no check left; else each entry's */
       missing += feint_scatter_row(ns, nc, atomic, i, row, row_end, cnt, vs,
-                                   nc == 1 ? NULL : col_idx, nc == 1 ? present : ~0u, Ae,
-                                   stride, values);
+                                   nc == 1 && all_there ? NULL : col_idx, Ae, stride, values);
       const double bv = be[i * stride];
       if (atomic) {
         FEINT_OMP(atomic update)
@@ -226,7 +230,7 @@ FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
       const int i = nc * r + c;
-      feint_scatter_row(ns, nc, atomic, i, row_ptr[vr + c], 0, o, NULL, NULL, ~0u, Ae, stride,
+      feint_scatter_row(ns, nc, atomic, i, row_ptr[vr + c], 0, o, NULL, NULL, Ae, stride,
                         values);
       const double bv = be[i * stride];
       if (atomic) {
