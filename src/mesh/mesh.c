@@ -154,7 +154,8 @@ static size_t first_bad_elem(const uint32_t *conn, size_t ne, int ns, size_t num
 /* 1 if a vertex has a NaN or infinite coordinate, without branches (a NaN
  * fails every comparison) so FIRST_BAD's block loop vectorises. */
 static inline int coord_bad(const double *x) {
-  return !(fabs(x[0]) <= DBL_MAX) | !(fabs(x[1]) <= DBL_MAX) | !(fabs(x[2]) <= DBL_MAX);
+  const int ok0 = fabs(x[0]) <= DBL_MAX, ok1 = fabs(x[1]) <= DBL_MAX, ok2 = fabs(x[2]) <= DBL_MAX;
+  return (ok0 & ok1 & ok2) == 0;
 }
 
 static int face_len(const uint32_t *f) { return f[3] == FEINT_NO_VERTEX ? 3 : 4; }
