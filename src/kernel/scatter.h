@@ -113,10 +113,10 @@ FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic,
  * prism6 Poisson 157 ns, against 149-150.  Zen 4, one thread,
  * feint_assemble colouring, box order, ns per element: tet4 Poisson 84-85
  * -> 51-53, prism6 Poisson 188-199 -> 149-150.  Elsewhere one column at a
- * time, presence not known (returns 0): on Zen 4's x86-64-v3 (AVX2) build
- * the 16-lane code made prism6 Poisson 160-165 ns -> 207-273, and a
- * presence mask from the column loop 160 -> 172-177 (tet4 57 -> 64), where
- * the per-position check costs nothing extra; devices run one element per
+ * time, presence not known (returns 0), so the caller's per-position check
+ * runs as before: on Zen 4's x86-64-v3 (AVX2) build the 16-lane code made
+ * prism6 Poisson 160-165 ns -> 207-273, and a presence mask kept in the
+ * column loop 160 -> 172-177 (tet4 57 -> 64); devices run one element per
  * thread. */
 #if defined(__AVX512F__) && defined(__clang__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
 #define FEINT_ROW_W 16
