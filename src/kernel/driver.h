@@ -63,17 +63,40 @@
 #define FEINT_VFN(prefix, suffix) FEINT_CAT(FEINT_CAT(prefix, FEINT_VARIANT_NAME), suffix)
 
 /* Node row by node row (a variant that defines FEINT_TERMS_FN, its
- * per-element terms in FEINT_TERMS_LEN doubles, and FEINT_ROW_FN, one node
- * row of A^e and b^e from them: SSQ): the terms of every lane into an L1
- * buffer, then per node row r a lane-parallel FEINT_ROW_FN, and rows
- * N_C r .. N_C r + N_C - 1, final now, out to the sink while the next row
- * computes.  Used where A^e is large (hex8 and prism6 elasticity: a 24 x 24
- * blocked A_buf is 36 KiB, more than an L1): copied out after the block,
- * its streaming stores left the FMA units idle (hex8_elasticity_limits,
- * addendum 7).  Elsewhere the whole element runs in one lane loop. */
+ * per-element terms in FEINT_TERMS_LEN doubles, called as
+ *     FEINT_TERMS_FN(et, pb, geo, coef, in_stride, P, ps)
+ * (coef: the element's coefficients, for terms that fold them in), and
+ * FEINT_ROW_FN, one node row of A^e and b^e from them: SSQ, tensor): the
+ * terms of every lane into an L1 buffer, then per node row r a
+ * lane-parallel FEINT_ROW_FN, and rows N_C r .. N_C r + N_C - 1, final
+ * now, out to the sink while the next row computes.  Used where A^e is
+ * large (hex8 and prism6 elasticity: a 24 x 24 blocked A_buf is 36 KiB,
+ * more than an L1): copied out after the block, its streaming stores left
+ * the FMA units idle (hex8_elasticity_limits, addendum 7); and in the
+ * cases a variant names with FEINT_ROWS_ALSO(et, pb), where the same
+ * overlap pays on a smaller A^e (tensor conv-diff on prisms and hexahedra,
+ * bench/results/tensor_convdiff_rows).  Elsewhere the whole element runs
+ * in one lane loop. */
 #ifdef FEINT_ROW_FN
-FEINT_INLINE int FEINT_VFN(feint_block_rows_, _case)(const int et, const int pb) {
-  return feint_problem_dofs(et, pb) >= 18;
+#ifndef FEINT_ROWS_ALSO
+#define FEINT_ROWS_ALSO(et, pb) 0
+#endif
+/* Does this block run row by row?  Always where A^e is large; in a
+ * FEINT_ROWS_ALSO case only for blocked output, whose rows leave as they
+ * finish.  prism6's natural rows of 6 entries are not whole lines: copied
+ * out after the block, the row loop's reloads of the terms cost more than
+ * one lane loop (conv-diff, 2 threads, Zen 4: 21.9-22.3 ns against
+ * 20.4-21.4), and neither streaming the lines each row completes nor
+ * holding a block back to leave with the next one's rows gained; hex8's
+ * natural rows are whole lines, but streaming them gained nothing
+ * measurable (2 threads: 37.4-50.8 against 37.4-41.7).  The test
+ * is on the layout, the same for every block: testing each block's chunk
+ * instead gave back about half the gain (33-34 ns against 27-29 on one
+ * thread, the cause not found: bench/results/tensor_convdiff_rows). */
+FEINT_INLINE int FEINT_VFN(feint_block_rows_, _now)(const int et, const int pb,
+                                                    const feint_rows_sink *sink) {
+  return feint_problem_dofs(et, pb) >= 18 ||
+         (FEINT_ROWS_ALSO(et, pb) && sink != NULL && sink->layout == FEINT_LAYOUT_BLOCKED);
 }
 FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, const double *geo,
                                                  const double *coef, double *A, double *b,
@@ -82,7 +105,7 @@ FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, con
   double P[FEINT_TERMS_LEN * FEINT_B] __attribute__((aligned(64)));
   FEINT_OMP(simd)
   for (int lane = 0; lane < FEINT_B; lane++)
-    FEINT_TERMS_FN(et, geo + lane, FEINT_B, P + lane, FEINT_B);
+    FEINT_TERMS_FN(et, pb, geo + lane, coef + lane, FEINT_B, P + lane, FEINT_B);
   FEINT_UNROLL
   for (int r = 0; r < feint_elem_nodes(et); r++) {
     FEINT_OMP(simd)
@@ -95,8 +118,9 @@ FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, con
   }
 }
 #else
-FEINT_INLINE int FEINT_VFN(feint_block_rows_, _case)(const int et, const int pb) {
-  (void)et, (void)pb;
+FEINT_INLINE int FEINT_VFN(feint_block_rows_, _now)(const int et, const int pb,
+                                                    const feint_rows_sink *sink) {
+  (void)et, (void)pb, (void)sink;
   return 0;
 }
 FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, const double *geo,
@@ -138,7 +162,7 @@ FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, con
   FEINT_BLOCK_INLINE void FEINT_BLOCK_FN(ET, PB)(const double *geo, const double *coef,        \
                                                  double *A, double *b,                         \
                                                  const feint_rows_sink *sink) {                \
-    if (FEINT_VFN(feint_block_rows_, _case)(FEINT_##ET, FEINT_##PB)) {                        \
+    if (FEINT_VFN(feint_block_rows_, _now)(FEINT_##ET, FEINT_##PB, sink)) {                   \
       FEINT_VFN(feint_block_rows_, )(FEINT_##ET, FEINT_##PB, geo, coef, A, b, sink);          \
       return;                                                                                  \
     }                                                                                          \
@@ -227,7 +251,7 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     /* a case that runs node row by node row sends a full block's A^e rows
      * out as it finishes them, where the destination allows */
     feint_rows_sink sink = {NULL, lout};
-    if (FEINT_VFN(feint_block_rows_, _case)(et, pb) && nvalid == FEINT_B &&
+    if (FEINT_VFN(feint_block_rows_, _now)(et, pb, &sink) && nvalid == FEINT_B &&
         lout != FEINT_LAYOUT_PACKED) {
       double *A_chunk = ka->A + blk * FEINT_B * (size_t)(nd * nd);
       if (feint_rows_sink_ok(lout, A_chunk, feint_problem_comps(pb) * nd)) sink.chunk = A_chunk;

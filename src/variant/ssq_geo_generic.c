@@ -20,8 +20,10 @@
 #include "kernel/ssq_row.h"
 
 /* The element's terms (kernel/ssq_row.h): a Jacobian at every point. */
-FEINT_INLINE void ssq_geo_generic_terms(const int et, const double *geo, const int in_stride,
-                                        double *P, const int ps) {
+FEINT_INLINE void ssq_geo_generic_terms(const int et, const int pb, const double *geo,
+                                        const double *coef, const int in_stride, double *P,
+                                        const int ps) {
+  (void)pb, (void)coef; /* the terms are geometry only */
   double x[FEINT_MAX_NODES][3];
   feint_load_nodes(et, geo, in_stride, x);
   FEINT_UNROLL
@@ -45,7 +47,7 @@ FEINT_INLINE void ssq_geo_generic_element(const int et, const int pb, const doub
                                           double *b, const int out_stride) {
   double P[FEINT_SSQ_TERMS_LEN];
   feint_coefs coef;
-  ssq_geo_generic_terms(et, geo, in_stride, P, 1);
+  ssq_geo_generic_terms(et, pb, geo, coef_in, in_stride, P, 1);
   feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   FEINT_UNROLL
   for (int r = 0; r < feint_elem_nodes(et); r++)

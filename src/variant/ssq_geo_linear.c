@@ -15,8 +15,10 @@
 #include "kernel/ssq_row.h"
 
 /* The element's terms (kernel/ssq_row.h): one Jacobian, at the first point. */
-FEINT_INLINE void ssq_geo_linear_terms(const int et, const double *geo, const int in_stride,
-                                       double *P, const int ps) {
+FEINT_INLINE void ssq_geo_linear_terms(const int et, const int pb, const double *geo,
+                                       const double *coef, const int in_stride, double *P,
+                                       const int ps) {
+  (void)pb, (void)coef; /* the terms are geometry only */
   double x[FEINT_MAX_NODES][3], J[3][3], Jinv[3][3];
   feint_load_nodes(et, geo, in_stride, x);
   feint_jacobian(et, 0, x, J);
@@ -37,7 +39,7 @@ FEINT_INLINE void ssq_geo_linear_element(const int et, const int pb, const doubl
                                          double *b, const int out_stride) {
   double P[FEINT_SSQ_TERMS_LEN];
   feint_coefs coef;
-  ssq_geo_linear_terms(et, geo, in_stride, P, 1);
+  ssq_geo_linear_terms(et, pb, geo, coef_in, in_stride, P, 1);
   feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   FEINT_UNROLL
   for (int r = 0; r < feint_elem_nodes(et); r++)

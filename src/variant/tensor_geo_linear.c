@@ -36,7 +36,11 @@
  *
  * Elasticity runs node row by node row (FEINT_ROW_FN, kernel/driver.h):
  * the terms (det J, J^-1) first, then per row r the pairs (r, s >= r),
- * each block stored at (r, s) and transposed at (s, r).
+ * each block stored at (r, s) and transposed at (s, r).  Conv-diff on
+ * prisms and hexahedra too: c' and d' join the terms, then each row's
+ * A_rs and b_r; its finished rows then stream out while the next ones
+ * compute (prism6 blocked, one Zen 4 thread: 38 -> 27 ns per element,
+ * bench/results/tensor_convdiff_rows).
  * Mapping: kernel/driver.h.
  */
 #include "kernel/geometry.h"
@@ -68,18 +72,56 @@ FEINT_INLINE double tensor_pair(const int et, const int q, const int m, const in
   return w;
 }
 
-/* The element's terms: det J at P[0], J^-1 at P[(1 + 3 k + a) ps]. */
-#define TENSOR_TERMS_LEN 10
-FEINT_INLINE void tensor_geo_linear_terms(const int et, const double *geo, const int in_stride,
+/* The element's terms: det J at P[0], J^-1 at P[(1 + 3 k + a) ps], and for
+ * conv-diff its transformed coefficients c' (16) and d' (4) after them. */
+#define TENSOR_CP 10
+#define TENSOR_DP 26
+#define TENSOR_TERMS_LEN 30
+/* Conv-diff's part of the terms: c' = det P^T c P at P[(TENSOR_CP + 4 m + n) ps]
+ * and d' = det P^T d at P[(TENSOR_DP + m) ps]. */
+FEINT_INLINE void tensor_convdiff_terms(const feint_coefs *coef, const double det,
+                                        const double Jinv[3][3], double *P, const int ps) {
+  const double *c = coef->v, *d = coef->v + 16;
+  double t[4][4];
+  FEINT_UNROLL
+  for (int i = 0; i < 4; i++) { /* t = c P */
+    t[i][0] = c[4 * i];
+    FEINT_UNROLL
+    for (int k = 0; k < 3; k++)
+      t[i][1 + k] =
+          c[4 * i + 1] * Jinv[k][0] + c[4 * i + 2] * Jinv[k][1] + c[4 * i + 3] * Jinv[k][2];
+  }
+  FEINT_UNROLL
+  for (int n = 0; n < 4; n++) { /* c' = det P^T t */
+    P[(TENSOR_CP + n) * ps] = det * t[0][n];
+    FEINT_UNROLL
+    for (int k = 0; k < 3; k++)
+      P[(TENSOR_CP + 4 * (1 + k) + n) * ps] =
+          det * (Jinv[k][0] * t[1][n] + Jinv[k][1] * t[2][n] + Jinv[k][2] * t[3][n]);
+  }
+  P[TENSOR_DP * ps] = det * d[0];
+  FEINT_UNROLL
+  for (int k = 0; k < 3; k++)
+    P[(TENSOR_DP + 1 + k) * ps] = det * (Jinv[k][0] * d[1] + Jinv[k][1] * d[2] + Jinv[k][2] * d[3]);
+}
+
+FEINT_INLINE void tensor_geo_linear_terms(const int et, const int pb, const double *geo,
+                                          const double *coef_in, const int in_stride,
                                           double *P, const int ps) {
   double x[FEINT_MAX_NODES][3], J[3][3], Jinv[3][3];
   feint_load_nodes(et, geo, in_stride, x);
   feint_jacobian(et, 0, x, J);
-  P[0] = feint_invert3(J, Jinv);
+  const double det = feint_invert3(J, Jinv);
+  P[0] = det;
   FEINT_UNROLL
   for (int k = 0; k < 3; k++)
     FEINT_UNROLL
     for (int a = 0; a < 3; a++) P[(1 + 3 * k + a) * ps] = Jinv[k][a];
+  if (pb == FEINT_CONVDIFF) {
+    feint_coefs coef;
+    feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
+    tensor_convdiff_terms(&coef, det, Jinv, P, ps);
+  }
 }
 /* det J from the terms, and J^-1 into Jinv. */
 FEINT_INLINE double tensor_terms_get(const double *P, const int ps, double Jinv[3][3]) {
@@ -114,56 +156,32 @@ FEINT_INLINE void tensor_laplace(const int et, const int np, const double H[][3]
     }
 }
 
-/* Conv-diff: c' = det P^T c P and d' = det P^T d against the summed tables. */
-FEINT_INLINE void tensor_convdiff(const int et, const feint_coefs *coef, const double det,
-                                  const double Jinv[3][3], double *A, double *b,
-                                  const int out_stride) {
+/* Conv-diff's node row r of A^e and b^e: A_rs = sum_mn c'_mn S^mn_rs, b_r =
+ * sum_m d'_m s^m_r, against the summed tables. */
+FEINT_INLINE void tensor_convdiff_row(const int et, const int r, const double *P, const int ps,
+                                      double *A, double *b, const int out_stride) {
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
-  const double *c = coef->v, *d = coef->v + 16;
-  double t[4][4], cp[4][4], dp[4];
   FEINT_UNROLL
-  for (int i = 0; i < 4; i++) { /* t = c P */
-    t[i][0] = c[4 * i];
+  for (int s = 0; s < ns; s++) {
+    double a = -0.0;
     FEINT_UNROLL
-    for (int k = 0; k < 3; k++)
-      t[i][1 + k] =
-          c[4 * i + 1] * Jinv[k][0] + c[4 * i + 2] * Jinv[k][1] + c[4 * i + 3] * Jinv[k][2];
-  }
-  FEINT_UNROLL
-  for (int n = 0; n < 4; n++) { /* c' = det P^T t */
-    cp[0][n] = det * t[0][n];
-    FEINT_UNROLL
-    for (int k = 0; k < 3; k++)
-      cp[1 + k][n] = det * (Jinv[k][0] * t[1][n] + Jinv[k][1] * t[2][n] + Jinv[k][2] * t[3][n]);
-  }
-  dp[0] = det * d[0];
-  FEINT_UNROLL
-  for (int k = 0; k < 3; k++)
-    dp[1 + k] = det * (Jinv[k][0] * d[1] + Jinv[k][1] * d[2] + Jinv[k][2] * d[3]);
-  FEINT_UNROLL
-  for (int r = 0; r < ns; r++) {
-    FEINT_UNROLL
-    for (int s = 0; s < ns; s++) {
-      double a = -0.0;
+    for (int m = 0; m < 4; m++)
       FEINT_UNROLL
-      for (int m = 0; m < 4; m++)
-        FEINT_UNROLL
-        for (int n = 0; n < 4; n++) {
-          const double w = tensor_pair(et, -1, m, n, r, s, 0);
-          if (w != 0.0) a += cp[m][n] * w;
-        }
-      A[(r * ns + s) * out_stride] = a;
-    }
-    double br = -0.0;
-    FEINT_UNROLL
-    for (int m = 0; m < 4; m++) {
-      double w = 0.0;
-      FEINT_UNROLL
-      for (int q = 0; q < nq; q++) w += feint_elem_qwt(et, q) * tensor_hat(et, q, r, m);
-      if (w != 0.0) br += dp[m] * w;
-    }
-    b[r * out_stride] = br;
+      for (int n = 0; n < 4; n++) {
+        const double w = tensor_pair(et, -1, m, n, r, s, 0);
+        if (w != 0.0) a += P[(TENSOR_CP + 4 * m + n) * ps] * w;
+      }
+    A[(r * ns + s) * out_stride] = a;
   }
+  double br = -0.0;
+  FEINT_UNROLL
+  for (int m = 0; m < 4; m++) {
+    double w = 0.0;
+    FEINT_UNROLL
+    for (int q = 0; q < nq; q++) w += feint_elem_qwt(et, q) * tensor_hat(et, q, r, m);
+    if (w != 0.0) br += P[(TENSOR_DP + m) * ps] * w;
+  }
+  b[r * out_stride] = br;
 }
 
 /* 1 if R_rs[k][l] = S^{1+k,1+l}_rs has a term: summed over the points
@@ -235,6 +253,10 @@ FEINT_INLINE void tensor_load(const int et, const int pb, const int r, const fei
 FEINT_INLINE void tensor_geo_linear_row(const int et, const int pb, const int r, const double *P,
                                         const int ps, const feint_coefs *coef, double *A,
                                         double *b, const int out_stride) {
+  if (pb == FEINT_CONVDIFF) {
+    tensor_convdiff_row(et, r, P, ps, A, b, out_stride);
+    return;
+  }
   if (!feint_problem_elastic(pb)) return; /* (rows run for elasticity only) */
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et), nd = 3 * ns;
   double Jinv[3][3], Jd[3][3];
@@ -302,7 +324,7 @@ FEINT_INLINE void tensor_geo_linear_element(const int et, const int pb, const do
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et);
   double P[TENSOR_TERMS_LEN], Jinv[3][3], H[FEINT_MAX_QPTS][3][3];
   feint_coefs coef;
-  tensor_geo_linear_terms(et, geo, in_stride, P, 1);
+  tensor_geo_linear_terms(et, pb, geo, coef_in, in_stride, P, 1);
   feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   if (feint_problem_elastic(pb)) {
     FEINT_UNROLL
@@ -311,7 +333,8 @@ FEINT_INLINE void tensor_geo_linear_element(const int et, const int pb, const do
   }
   const double det = tensor_terms_get(P, 1, Jinv);
   if (pb == FEINT_CONVDIFF) {
-    tensor_convdiff(et, &coef, det, Jinv, A, b, out_stride);
+    FEINT_UNROLL
+    for (int r = 0; r < ns; r++) tensor_convdiff_row(et, r, P, 1, A, b, out_stride);
     return;
   }
   /* G = det J^-1 J^-T (k <= l); poisson_kappa: kappa_q G at every point */
@@ -337,4 +360,7 @@ FEINT_INLINE void tensor_geo_linear_element(const int et, const int pb, const do
 #define FEINT_TERMS_FN tensor_geo_linear_terms
 #define FEINT_TERMS_LEN TENSOR_TERMS_LEN
 #define FEINT_ROW_FN tensor_geo_linear_row
+/* conv-diff on prisms and hexahedra row by row too: its rows leave while the
+ * next compute (kernel/driver.h); tet4 measured no gain */
+#define FEINT_ROWS_ALSO(et, pb) ((pb) == FEINT_CONVDIFF && feint_elem_nodes(et) >= 6)
 #include "kernel/driver.h"
