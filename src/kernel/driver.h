@@ -91,8 +91,9 @@
  * natural rows are whole lines, but streaming them gained nothing
  * measurable (2 threads: 37.4-50.8 against 37.4-41.7).  The test
  * is on the layout, the same for every block: testing each block's chunk
- * instead gave back about half the gain (33-34 ns against 27-29 on one
- * thread, the cause not found: bench/results/tensor_convdiff_rows). */
+ * instead gave back about half the gain (33.1-33.5 ns against 28.8-29.1
+ * on one thread in the same rounds, the cause not found:
+ * bench/results/tensor_convdiff_rows). */
 FEINT_INLINE int FEINT_VFN(feint_block_rows_, _now)(const int et, const int pb,
                                                     const feint_rows_sink *sink) {
   return feint_problem_dofs(et, pb) >= 18 ||

@@ -39,8 +39,8 @@
  * each block stored at (r, s) and transposed at (s, r).  Conv-diff on
  * prisms and hexahedra too: c' and d' join the terms, then each row's
  * A_rs and b_r; its finished rows then stream out while the next ones
- * compute (prism6 blocked, one Zen 4 thread: 38 -> 27 ns per element,
- * bench/results/tensor_convdiff_rows).
+ * compute, where the output is blocked (prism6, one Zen 4 thread: 40.6 ->
+ * 30.8 ns per element, bench/results/tensor_convdiff_rows).
  * Mapping: kernel/driver.h.
  */
 #include "kernel/geometry.h"
@@ -257,7 +257,7 @@ FEINT_INLINE void tensor_geo_linear_row(const int et, const int pb, const int r,
     tensor_convdiff_row(et, r, P, ps, A, b, out_stride);
     return;
   }
-  if (!feint_problem_elastic(pb)) return; /* (rows run for elasticity only) */
+  if (!feint_problem_elastic(pb)) return; /* (rows run for conv-diff and elasticity only) */
   const int ns = feint_elem_nodes(et), nq = feint_elem_qpts(et), nd = 3 * ns;
   double Jinv[3][3], Jd[3][3];
   const double det = tensor_terms_get(P, ps, Jinv);
