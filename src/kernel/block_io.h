@@ -324,52 +324,100 @@ FEINT_INLINE void feint_block_stream_natural_shifted(const double *buf, double *
  * (feint_block_stream_natural_any; bench/results/natural_short_rows/).
  * Rows 16 or 48 bytes past a line (malloc's arrays) still go through tmp. */
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
+/* Lines [k, k + 8) of the rows on a line and [k + 4, k + 12) of the rows 4
+ * past one, k in [k_lo, k_hi) (multiples of 8, k_hi <= size - 4), lanes
+ * g..g+3; t0 returns the tile at k_hi. */
+FEINT_INLINE void feint_half_steps(const double *buf, double *chunk, int size, const int o,
+                                   const int g, const int k_lo, const int k_hi, feint_v4d t0[4]) {
+  double *row = chunk + g * size;
+  feint_tile4(buf, FEINT_B, 1, g, k_lo, t0); /* the tile at k */
+  for (int k = k_lo; k < k_hi; k += 8) {
+    feint_v4d t1[4], t2[4];
+    feint_tile4(buf, FEINT_B, 1, g, k + 4, t1);
+    feint_tile4(buf, FEINT_B, 1, g, k + 8, t2);
+    /* rows ja on a line: [k, k + 8); rows jb 4 past one: [k + 4, k + 12).
+     * No branch on the row: with `if (on line)` around the stores,
+     * clang-19 turned half of them into plain stores (the nontemporal
+     * hint lost, every line read for ownership: 36 times slower, prism6
+     * Poisson, Zen 4). */
+    FEINT_UNROLL
+    for (int m = 0; m < 4; m += 2) {
+      const int ja = m + (o == 4), jb = m + (o == 0);
+      double *pa = row + ja * size + k, *pb = row + jb * size + k;
+      __builtin_nontemporal_store(t0[ja], (feint_v4d *)pa);
+      __builtin_nontemporal_store(t1[ja], (feint_v4d *)(pa + 4));
+      __builtin_nontemporal_store(t1[jb], (feint_v4d *)(pb + 4));
+      __builtin_nontemporal_store(t2[jb], (feint_v4d *)(pb + 8));
+    }
+    FEINT_UNROLL
+    for (int j = 0; j < 4; j++) t0[j] = t2[j];
+  }
+}
+
+/* The lines after the steps, lanes g..g+3 (t0: their tile at size - 4):
+ * each row on a line ends with a line it shares with the next row's head
+ * (the next group's first row after row g + 3). */
+FEINT_INLINE void feint_half_tails(const double *buf, double *chunk, int size, const int o,
+                                   const int g, const feint_v4d t0[4]) {
+  double *row = chunk + g * size;
+  feint_v4d h[4], h4[4]; /* the heads of lanes g..g+3, then g+4 */
+  feint_tile4(buf, FEINT_B, 1, g, 0, h);
+  if (g + 4 < FEINT_B) feint_tile4(buf, FEINT_B, 1, g + 4, 0, h4);
+  FEINT_UNROLL
+  for (int m = 0; m < 4; m += 2) { /* rows on a line: the tail, then the next head */
+    const int ja = m + (o == 4);
+    double *p = row + ja * size + size - 4;
+    __builtin_nontemporal_store(t0[ja], (feint_v4d *)p);
+    if (ja < 3) __builtin_nontemporal_store(h[ja + 1], (feint_v4d *)(p + 4));
+    else if (g + 4 < FEINT_B) __builtin_nontemporal_store(h4[0], (feint_v4d *)(p + 4));
+  }
+}
+
+/* o = 4: row 0 starts 4 past a line, its head alone (the line's first
+ * half is the previous block's). */
+FEINT_INLINE void feint_half_first_head(const double *buf, double *chunk, const int o) {
+  if (o != 4) return;
+  feint_v4d h[4];
+  feint_tile4(buf, FEINT_B, 1, 0, 0, h);
+  __builtin_nontemporal_store(h[0], (feint_v4d *)chunk);
+}
+
+/* The steps whose lines are all final once entries [0, e) of every row
+ * are: those with k + 12 <= e. */
+FEINT_INLINE int feint_half_steps_final(const int size, const int e) {
+  const int all = (size - 4) / 8;
+  return e < 12 ? 0 : ((e - 12) / 8 + 1 < all ? (e - 12) / 8 + 1 : all);
+}
+
 FEINT_INLINE void feint_block_stream_natural_half(const double *buf, double *chunk, int size,
                                                   const int o) {
-  if (o == 4) { /* row 0 starts 4 past a line: its head alone */
-    feint_v4d h[4];
-    feint_tile4(buf, FEINT_B, 1, 0, 0, h);
-    __builtin_nontemporal_store(h[0], (feint_v4d *)chunk);
-  }
+  feint_half_first_head(buf, chunk, o);
   FEINT_UNROLL
   for (int g = 0; g < FEINT_B; g += 4) {
-    double *row = chunk + g * size;
-    feint_v4d t0[4]; /* the tile at k */
-    feint_tile4(buf, FEINT_B, 1, g, 0, t0);
-    for (int k = 0; k + 8 < size; k += 8) {
-      feint_v4d t1[4], t2[4];
-      feint_tile4(buf, FEINT_B, 1, g, k + 4, t1);
-      feint_tile4(buf, FEINT_B, 1, g, k + 8, t2);
-      /* rows ja on a line: [k, k + 8); rows jb 4 past one: [k + 4, k + 12).
-       * No branch on the row: with `if (on line)` around the stores,
-       * clang-19 turned half of them into plain stores (the nontemporal
-       * hint lost, every line read for ownership: 36 times slower, prism6
-       * Poisson, Zen 4). */
-      FEINT_UNROLL
-      for (int m = 0; m < 4; m += 2) {
-        const int ja = m + (o == 4), jb = m + (o == 0);
-        double *pa = row + ja * size + k, *pb = row + jb * size + k;
-        __builtin_nontemporal_store(t0[ja], (feint_v4d *)pa);
-        __builtin_nontemporal_store(t1[ja], (feint_v4d *)(pa + 4));
-        __builtin_nontemporal_store(t1[jb], (feint_v4d *)(pb + 4));
-        __builtin_nontemporal_store(t2[jb], (feint_v4d *)(pb + 8));
-      }
-      FEINT_UNROLL
-      for (int j = 0; j < 4; j++) t0[j] = t2[j];
-    }
-    /* t0: the tile at size - 4; the heads of lanes g..g+3, then g+4 */
-    feint_v4d h[4], h4[4];
-    feint_tile4(buf, FEINT_B, 1, g, 0, h);
-    if (g + 4 < FEINT_B) feint_tile4(buf, FEINT_B, 1, g + 4, 0, h4);
-    FEINT_UNROLL
-    for (int m = 0; m < 4; m += 2) { /* rows on a line: the tail, then the next head */
-      const int ja = m + (o == 4);
-      double *p = row + ja * size + size - 4;
-      __builtin_nontemporal_store(t0[ja], (feint_v4d *)p);
-      if (ja < 3) __builtin_nontemporal_store(h[ja + 1], (feint_v4d *)(p + 4));
-      else if (g + 4 < FEINT_B) __builtin_nontemporal_store(h4[0], (feint_v4d *)(p + 4));
+    feint_v4d t[4];
+    feint_half_steps(buf, chunk, size, o, g, 0, size - 4, t);
+    feint_half_tails(buf, chunk, size, o, g, t);
+  }
+}
+
+/* The same lines sent as rows finish (kernel/driver.h's node rows):
+ * entries [k0, k1) of every row have just become final, [0, k0) were.
+ * The steps that became complete leave now; the tails and heads, which
+ * hold every row's last entries, with the last range (k1 = size). */
+FEINT_INLINE void feint_block_stream_natural_half_range(const double *buf, double *chunk,
+                                                        int size, const int o, const int k0,
+                                                        const int k1) {
+  const int s0 = feint_half_steps_final(size, k0), s1 = feint_half_steps_final(size, k1);
+  FEINT_UNROLL
+  for (int g = 0; g < FEINT_B; g += 4) {
+    feint_v4d t[4];
+    if (s1 > s0) feint_half_steps(buf, chunk, size, o, g, 8 * s0, 8 * s1, t);
+    if (k1 == size) {
+      if (s1 == s0) feint_tile4(buf, FEINT_B, 1, g, size - 4, t);
+      feint_half_tails(buf, chunk, size, o, g, t);
     }
   }
+  if (k1 == size) feint_half_first_head(buf, chunk, o);
 }
 #endif
 
@@ -455,16 +503,20 @@ typedef struct {
   int layout;
 } feint_rows_sink;
 
-/* Can rows of `row` entries (the rows of one node: N_C rows of nd) go out
- * to this destination chunk as they are finished?  Blocked: any; natural:
- * whole cache lines (a node's rows a multiple of 8 entries, the chunk
- * 64-byte aligned) */
-FEINT_INLINE int feint_rows_sink_ok(int layout, const double *chunk, int row) {
+/* Can rows of `row` entries (the rows of one node: N_C rows of nd) of
+ * matrices of `size` entries go out to this destination chunk as they are
+ * finished?  Blocked: any; natural: whole cache lines (a node's rows a
+ * multiple of 8 entries, the chunk 64-byte aligned), or matrices of half
+ * lines past whole ones (size = 4 mod 8: prism6 elasticity's 324) on a
+ * chunk 0 or 32 bytes past a line, whose lines leave as soon as every
+ * entry in them is final (feint_block_stream_natural_half_range). */
+FEINT_INLINE int feint_rows_sink_ok(int layout, const double *chunk, int row, int size) {
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
   if (layout == FEINT_LAYOUT_BLOCKED) return 1;
+  if (size % 8 == 4) return ((uintptr_t)chunk & 31u) == 0;
   return row % 8 == 0 && ((uintptr_t)chunk & 63u) == 0;
 #else
-  (void)layout, (void)chunk, (void)row;
+  (void)layout, (void)chunk, (void)row, (void)size;
   return 0;
 #endif
 }
@@ -477,8 +529,12 @@ FEINT_INLINE void feint_rows_out(const feint_rows_sink *sink, const double *buf,
   if (!sink || !sink->chunk) return;
   if (sink->layout == FEINT_LAYOUT_BLOCKED)
     feint_block_store(sink->chunk + k0 * FEINT_B, buf + k0 * FEINT_B, (k1 - k0) * FEINT_B);
-  else
+  else if (size % 8 != 4)
     feint_block_stream_natural_range(buf, sink->chunk, size, k0, k1);
+  else if (((uintptr_t)sink->chunk & 63u) == 0)
+    feint_block_stream_natural_half_range(buf, sink->chunk, size, 0, k0, k1);
+  else
+    feint_block_stream_natural_half_range(buf, sink->chunk, size, 4, k0, k1);
 #else
   (void)sink, (void)buf, (void)size, (void)k0, (void)k1;
 #endif

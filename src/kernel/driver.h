@@ -76,7 +76,13 @@
  * cases a variant names with FEINT_ROWS_ALSO(et, pb), where the same
  * overlap pays on a smaller A^e (tensor conv-diff on prisms and hexahedra,
  * bench/results/tensor_convdiff_rows).  Elsewhere the whole element runs
- * in one lane loop. */
+ * in one lane loop.  Natural output takes the rows as they finish too
+ * where its lines allow (block_io.h's feint_rows_sink_ok): rows of whole
+ * lines (hex8), or prism6 elasticity's A^e of 324 entries, half a line
+ * past whole ones, whose lines leave once every entry in them is final;
+ * copied out after the block instead, that natural A^e took 1.19-1.39
+ * times as long as blocked on one Zen 4 thread, now 1.06-1.13
+ * (bench/results/natural_rows_half). */
 #ifdef FEINT_ROW_FN
 #ifndef FEINT_ROWS_ALSO
 #define FEINT_ROWS_ALSO(et, pb) 0
@@ -255,7 +261,8 @@ FEINT_INLINE void FEINT_VFN(feint_case_, _host)(const feint_kernel_args *ka, con
     if (FEINT_VFN(feint_block_rows_, _now)(et, pb, &sink) && nvalid == FEINT_B &&
         lout != FEINT_LAYOUT_PACKED) {
       double *A_chunk = ka->A + blk * FEINT_B * (size_t)(nd * nd);
-      if (feint_rows_sink_ok(lout, A_chunk, feint_problem_comps(pb) * nd)) sink.chunk = A_chunk;
+      if (feint_rows_sink_ok(lout, A_chunk, feint_problem_comps(pb) * nd, nd * nd))
+        sink.chunk = A_chunk;
     }
     FEINT_VFN(feint_block_, _host)(et, pb, 0, geo, coef, A_buf, b_buf, &sink);
     if (sink.chunk) {
