@@ -421,6 +421,139 @@ FEINT_INLINE void feint_block_stream_natural_half_range(const double *buf, doubl
 }
 #endif
 
+#if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
+/* The same rows (size = 4 mod 8, size >= 12) on a chunk 16 or 48 bytes
+ * past a line (o = 2 or 6 doubles: malloc's arrays are 16 bytes past one).
+ * Row l then starts (o + 4 l) mod 8 doubles past a line, and its first
+ * whole line at entry p = 6 (start 2) or 2 (start 6); rows alternate.  A
+ * p = 2 row holds lines [k + 2, k + 10), a p = 6 row [k + 6, k + 14), for
+ * k = 0, 8, ... while they fit; a row's tail (2 or 6 entries) shares a line
+ * with the next row's head (6 or 2).  Every line is written by four
+ * back-to-back 16-byte streaming stores from the tiles at multiples of 4
+ * (feint_quarter_line); only the chunk's first and last lines are shared
+ * with the neighbouring blocks.  Through tmp and feint_block_store instead
+ * (one more pass through L1, the whole A^e after the block), prism6
+ * elasticity ssq_geo_linear took 237 ns per element in the natural layout
+ * on malloc's alignment against 154-165 on 64-byte aligned arrays (one
+ * Zen 4 thread, bench/results/natural_rows_half). */
+FEINT_INLINE void feint_quarter_line(double *p, const feint_v4d a, const feint_v4d b,
+                                     const feint_v4d c) { /* a's upper half, b, c's lower */
+  feint_stream2(feint_hi2(a), p);
+  feint_stream2(feint_lo2(b), p + 2);
+  feint_stream2(feint_hi2(b), p + 4);
+  feint_stream2(feint_lo2(c), p + 6);
+}
+
+/* The lines of step k of every row of lanes g..g+3, k in [k_lo, k_hi)
+ * (multiples of 8, k_hi <= size - 12); t returns the tiles at k_hi and
+ * k_hi + 4.  Rows j2 have p = 2, rows j6 p = 6 (literal o: no branch). */
+FEINT_INLINE void feint_quarter_steps(const double *buf, double *chunk, int size, const int o,
+                                      const int g, const int k_lo, const int k_hi,
+                                      feint_v4d t0[4], feint_v4d t1[4]) {
+  double *row = chunk + g * size;
+  feint_tile4(buf, FEINT_B, 1, g, k_lo, t0);
+  feint_tile4(buf, FEINT_B, 1, g, k_lo + 4, t1);
+  for (int k = k_lo; k < k_hi; k += 8) {
+    feint_v4d t2[4], t3[4];
+    feint_tile4(buf, FEINT_B, 1, g, k + 8, t2);
+    feint_tile4(buf, FEINT_B, 1, g, k + 12, t3);
+    FEINT_UNROLL
+    for (int m = 0; m < 4; m += 2) {
+      const int j2 = m + (o == 2), j6 = m + (o == 6);
+      feint_quarter_line(row + j2 * size + k + 2, t0[j2], t1[j2], t2[j2]);
+      feint_quarter_line(row + j6 * size + k + 6, t1[j6], t2[j6], t3[j6]);
+    }
+    FEINT_UNROLL
+    for (int j = 0; j < 4; j++) t0[j] = t2[j], t1[j] = t3[j];
+  }
+}
+
+/* After the steps (t0, t1: the tiles at size - 12 and size - 8): the p = 2
+ * rows' last line [size - 10, size - 2), then each row's tail with the next
+ * row's head (the next group's first row after row g + 3). */
+FEINT_INLINE void feint_quarter_tails(const double *buf, double *chunk, int size, const int o,
+                                      const int g, const feint_v4d t0[4], const feint_v4d t1[4]) {
+  double *row = chunk + g * size;
+  feint_v4d t2[4], h0[4], h4[4], n0[4], n4[4]; /* tile size - 4; heads: tiles 0, 4 */
+  feint_tile4(buf, FEINT_B, 1, g, size - 4, t2);
+  feint_tile4(buf, FEINT_B, 1, g, 0, h0);
+  feint_tile4(buf, FEINT_B, 1, g, 4, h4);
+  if (g + 4 < FEINT_B) {
+    feint_tile4(buf, FEINT_B, 1, g + 4, 0, n0);
+    feint_tile4(buf, FEINT_B, 1, g + 4, 4, n4);
+  }
+  FEINT_UNROLL
+  for (int m = 0; m < 4; m += 2) {
+    const int j2 = m + (o == 2);
+    feint_quarter_line(row + j2 * size + size - 10, t0[j2], t1[j2], t2[j2]);
+  }
+  /* No if/else on a row's kind around the stores: with one, clang-19 made
+   * some of them plain stores (every line then read for ownership: prism6
+   * Poisson 25 -> 209 ns per element); rows j2 and j6 are written apart. */
+  FEINT_UNROLL
+  for (int m = 0; m < 4; m += 2) {
+    const int j2 = m + (o == 2), j6 = m + (o == 6);
+    /* row j6 (p = 6): its tail [size - 6, size), then row j6 + 1's head [0, 2) */
+    double *q6 = row + j6 * size + size - 6;
+    feint_stream2(feint_hi2(t1[j6]), q6);
+    feint_stream2(feint_lo2(t2[j6]), q6 + 2);
+    feint_stream2(feint_hi2(t2[j6]), q6 + 4);
+    if (g + j6 + 1 < FEINT_B) feint_stream2(feint_lo2(j6 < 3 ? h0[j6 + 1] : n0[0]), q6 + 6);
+    /* row j2 (p = 2): its tail [size - 2, size), then row j2 + 1's head [0, 6) */
+    double *q2 = row + j2 * size + size - 2;
+    feint_stream2(feint_hi2(t2[j2]), q2);
+    if (g + j2 + 1 < FEINT_B) {
+      const feint_v4d a = j2 < 3 ? h0[j2 + 1] : n0[0], b = j2 < 3 ? h4[j2 + 1] : n4[0];
+      feint_stream2(feint_lo2(a), q2 + 2);
+      feint_stream2(feint_hi2(a), q2 + 4);
+      feint_stream2(feint_lo2(b), q2 + 6);
+    }
+  }
+}
+
+/* The chunk's first row's head, alone (the rest of its line is the
+ * previous block's): [0, 6) for o = 2, [0, 2) for o = 6. */
+FEINT_INLINE void feint_quarter_first_head(const double *buf, double *chunk, const int o) {
+  feint_v4d h0[4], h4[4];
+  feint_tile4(buf, FEINT_B, 1, 0, 0, h0);
+  feint_stream2(feint_lo2(h0[0]), chunk);
+  if (o == 2) {
+    feint_tile4(buf, FEINT_B, 1, 0, 4, h4);
+    feint_stream2(feint_hi2(h0[0]), chunk + 2);
+    feint_stream2(feint_lo2(h4[0]), chunk + 4);
+  }
+}
+
+/* The steps whose lines are all final once entries [0, e) of every row
+ * are (k + 14 <= e); the p = 2 rows' last line goes with the tails. */
+FEINT_INLINE int feint_quarter_steps_final(const int size, const int e) {
+  const int all = (size - 12) / 8;
+  return e < 14 ? 0 : ((e - 14) / 8 + 1 < all ? (e - 14) / 8 + 1 : all);
+}
+
+/* A full block, or (as feint_block_stream_natural_half_range) the lines
+ * that entries [k0, k1) of every row completed. */
+FEINT_INLINE void feint_block_stream_natural_quarter_range(const double *buf, double *chunk,
+                                                           int size, const int o, const int k0,
+                                                           const int k1) {
+  const int s0 = feint_quarter_steps_final(size, k0), s1 = feint_quarter_steps_final(size, k1);
+  if (k0 == 0 && k1 == size) feint_quarter_first_head(buf, chunk, o);
+  FEINT_UNROLL
+  for (int g = 0; g < FEINT_B; g += 4) {
+    feint_v4d t0[4], t1[4];
+    if (s1 > s0) feint_quarter_steps(buf, chunk, size, o, g, 8 * s0, 8 * s1, t0, t1);
+    if (k1 == size) {
+      if (s1 == s0) {
+        feint_tile4(buf, FEINT_B, 1, g, size - 12, t0);
+        feint_tile4(buf, FEINT_B, 1, g, size - 8, t1);
+      }
+      feint_quarter_tails(buf, chunk, size, o, g, t0, t1);
+    }
+  }
+  if (k0 > 0 && k1 == size) feint_quarter_first_head(buf, chunk, o);
+}
+#endif
+
 /* A full block to a natural destination chunk of short rows whose length
  * is not a multiple of 4 (size % 4 != 0, size <= FEINT_NATURAL_ANY_MAX:
  * prism6's b_e (6) and packed Poisson A_e (21), tet4's packed A_e (10),
@@ -513,7 +646,7 @@ typedef struct {
 FEINT_INLINE int feint_rows_sink_ok(int layout, const double *chunk, int row, int size) {
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
   if (layout == FEINT_LAYOUT_BLOCKED) return 1;
-  if (size % 8 == 4) return ((uintptr_t)chunk & 31u) == 0;
+  if (size % 8 == 4) return size >= 12 && ((uintptr_t)chunk & 15u) == 0;
   return row % 8 == 0 && ((uintptr_t)chunk & 63u) == 0;
 #else
   (void)layout, (void)chunk, (void)row, (void)size;
@@ -533,8 +666,12 @@ FEINT_INLINE void feint_rows_out(const feint_rows_sink *sink, const double *buf,
     feint_block_stream_natural_range(buf, sink->chunk, size, k0, k1);
   else if (((uintptr_t)sink->chunk & 63u) == 0)
     feint_block_stream_natural_half_range(buf, sink->chunk, size, 0, k0, k1);
-  else
+  else if (((uintptr_t)sink->chunk & 63u) == 32)
     feint_block_stream_natural_half_range(buf, sink->chunk, size, 4, k0, k1);
+  else if (((uintptr_t)sink->chunk & 63u) == 16)
+    feint_block_stream_natural_quarter_range(buf, sink->chunk, size, 2, k0, k1);
+  else
+    feint_block_stream_natural_quarter_range(buf, sink->chunk, size, 6, k0, k1);
 #else
   (void)sink, (void)buf, (void)size, (void)k0, (void)k1;
 #endif
@@ -630,6 +767,11 @@ FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk,
     if (nvalid == FEINT_B && size % 8 == 4 && o % 4 == 0) {
       if (o == 0) feint_block_stream_natural_half(buf, chunk, size, 0);
       else feint_block_stream_natural_half(buf, chunk, size, 4);
+      return;
+    }
+    if (nvalid == FEINT_B && size % 8 == 4 && size >= 12 && o % 2 == 0) {
+      if (o == 2) feint_block_stream_natural_quarter_range(buf, chunk, size, 2, 0, size);
+      else feint_block_stream_natural_quarter_range(buf, chunk, size, 6, 0, size);
       return;
     }
 #if FEINT_HAVE_STREAM_NATURAL_ANY
