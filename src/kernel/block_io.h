@@ -433,9 +433,9 @@ FEINT_INLINE void feint_block_stream_natural_half_range(const double *buf, doubl
  * (feint_quarter_line); only the chunk's first and last lines are shared
  * with the neighbouring blocks.  Through tmp and feint_block_store instead
  * (one more pass through L1, the whole A^e after the block), prism6
- * elasticity ssq_geo_linear took 237 ns per element in the natural layout
- * on malloc's alignment against 154-165 on 64-byte aligned arrays (one
- * Zen 4 thread, bench/results/natural_rows_half). */
+ * elasticity ssq_geo_linear took 214-237 ns per element in the natural
+ * layout on malloc's alignment against 148-175 on 64-byte aligned arrays;
+ * this way 156-158 (one Zen 4 thread, bench/results/natural_rows_half). */
 FEINT_INLINE void feint_quarter_line(double *p, const feint_v4d a, const feint_v4d b,
                                      const feint_v4d c) { /* a's upper half, b, c's lower */
   feint_stream2(feint_hi2(a), p);
