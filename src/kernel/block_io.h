@@ -322,7 +322,10 @@ FEINT_INLINE void feint_block_stream_natural_shifted(const double *buf, double *
  * short runs, but 1.50 (qss_geo_linear) and 1.45 (ssq_geo_linear) in the
  * full bench, until b_e's 6-entry rows left tmp too
  * (feint_block_stream_natural_any; bench/results/natural_short_rows/).
- * Rows 16 or 48 bytes past a line (malloc's arrays) still go through tmp. */
+ * Chunks 16 or 48 bytes past a line (malloc's arrays): the quarter-line
+ * scheme below.  Both serve a whole block (k0 = 0, k1 = size) and the rows
+ * a kernel finishes (feint_rows_out), through
+ * feint_block_stream_natural_4mod8. */
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
 /* Lines [k, k + 8) of the rows on a line and [k + 4, k + 12) of the rows 4
  * past one, k in [k_lo, k_hi) (multiples of 8, k_hi <= size - 4), lanes
@@ -389,25 +392,15 @@ FEINT_INLINE int feint_half_steps_final(const int size, const int e) {
   return e < 12 ? 0 : ((e - 12) / 8 + 1 < all ? (e - 12) / 8 + 1 : all);
 }
 
-FEINT_INLINE void feint_block_stream_natural_half(const double *buf, double *chunk, int size,
-                                                  const int o) {
-  feint_half_first_head(buf, chunk, o);
-  FEINT_UNROLL
-  for (int g = 0; g < FEINT_B; g += 4) {
-    feint_v4d t[4];
-    feint_half_steps(buf, chunk, size, o, g, 0, size - 4, t);
-    feint_half_tails(buf, chunk, size, o, g, t);
-  }
-}
-
-/* The same lines sent as rows finish (kernel/driver.h's node rows):
- * entries [k0, k1) of every row have just become final, [0, k0) were.
- * The steps that became complete leave now; the tails and heads, which
- * hold every row's last entries, with the last range (k1 = size). */
+/* The lines that entries [k0, k1) of every row completed ([0, k0) were
+ * final before; a whole block: 0, size): the steps that became complete,
+ * and with the last range (k1 = size) the heads and tails, which hold
+ * every row's first and last entries. */
 FEINT_INLINE void feint_block_stream_natural_half_range(const double *buf, double *chunk,
                                                         int size, const int o, const int k0,
                                                         const int k1) {
   const int s0 = feint_half_steps_final(size, k0), s1 = feint_half_steps_final(size, k1);
+  if (k1 == size) feint_half_first_head(buf, chunk, o);
   FEINT_UNROLL
   for (int g = 0; g < FEINT_B; g += 4) {
     feint_v4d t[4];
@@ -417,7 +410,6 @@ FEINT_INLINE void feint_block_stream_natural_half_range(const double *buf, doubl
       feint_half_tails(buf, chunk, size, o, g, t);
     }
   }
-  if (k1 == size) feint_half_first_head(buf, chunk, o);
 }
 #endif
 
@@ -531,13 +523,13 @@ FEINT_INLINE int feint_quarter_steps_final(const int size, const int e) {
   return e < 14 ? 0 : ((e - 14) / 8 + 1 < all ? (e - 14) / 8 + 1 : all);
 }
 
-/* A full block, or (as feint_block_stream_natural_half_range) the lines
- * that entries [k0, k1) of every row completed. */
+/* As feint_block_stream_natural_half_range: the lines that entries
+ * [k0, k1) of every row completed. */
 FEINT_INLINE void feint_block_stream_natural_quarter_range(const double *buf, double *chunk,
                                                            int size, const int o, const int k0,
                                                            const int k1) {
   const int s0 = feint_quarter_steps_final(size, k0), s1 = feint_quarter_steps_final(size, k1);
-  if (k0 == 0 && k1 == size) feint_quarter_first_head(buf, chunk, o);
+  if (k1 == size) feint_quarter_first_head(buf, chunk, o);
   FEINT_UNROLL
   for (int g = 0; g < FEINT_B; g += 4) {
     feint_v4d t0[4], t1[4];
@@ -550,7 +542,19 @@ FEINT_INLINE void feint_block_stream_natural_quarter_range(const double *buf, do
       feint_quarter_tails(buf, chunk, size, o, g, t0, t1);
     }
   }
-  if (k0 > 0 && k1 == size) feint_quarter_first_head(buf, chunk, o);
+}
+
+/* Rows of size = 4 mod 8 entries on a 16-byte aligned chunk (size >= 12
+ * unless the chunk is 0 or 32 bytes past a line): the lines that entries
+ * [k0, k1) of every row completed, by the scheme of the chunk's offset,
+ * passed on as a literal. */
+FEINT_INLINE void feint_block_stream_natural_4mod8(const double *buf, double *chunk, int size,
+                                                   const int k0, const int k1) {
+  const unsigned off = (unsigned)((uintptr_t)chunk & 63u);
+  if (off == 0) feint_block_stream_natural_half_range(buf, chunk, size, 0, k0, k1);
+  else if (off == 32) feint_block_stream_natural_half_range(buf, chunk, size, 4, k0, k1);
+  else if (off == 16) feint_block_stream_natural_quarter_range(buf, chunk, size, 2, k0, k1);
+  else feint_block_stream_natural_quarter_range(buf, chunk, size, 6, k0, k1);
 }
 #endif
 
@@ -640,9 +644,9 @@ typedef struct {
  * matrices of `size` entries go out to this destination chunk as they are
  * finished?  Blocked: any; natural: whole cache lines (a node's rows a
  * multiple of 8 entries, the chunk 64-byte aligned), or matrices of half
- * lines past whole ones (size = 4 mod 8: prism6 elasticity's 324) on a
- * chunk 0 or 32 bytes past a line, whose lines leave as soon as every
- * entry in them is final (feint_block_stream_natural_half_range). */
+ * lines past whole ones (size = 4 mod 8: prism6 elasticity's 324) on any
+ * 16-byte aligned chunk, whose lines leave as soon as every entry in them
+ * is final (feint_block_stream_natural_4mod8). */
 FEINT_INLINE int feint_rows_sink_ok(int layout, const double *chunk, int row, int size) {
 #if FEINT_HAVE_STREAM_STORE && FEINT_HAVE_V4D
   if (layout == FEINT_LAYOUT_BLOCKED) return 1;
@@ -664,14 +668,8 @@ FEINT_INLINE void feint_rows_out(const feint_rows_sink *sink, const double *buf,
     feint_block_store(sink->chunk + k0 * FEINT_B, buf + k0 * FEINT_B, (k1 - k0) * FEINT_B);
   else if (size % 8 != 4)
     feint_block_stream_natural_range(buf, sink->chunk, size, k0, k1);
-  else if (((uintptr_t)sink->chunk & 63u) == 0)
-    feint_block_stream_natural_half_range(buf, sink->chunk, size, 0, k0, k1);
-  else if (((uintptr_t)sink->chunk & 63u) == 32)
-    feint_block_stream_natural_half_range(buf, sink->chunk, size, 4, k0, k1);
-  else if (((uintptr_t)sink->chunk & 63u) == 16)
-    feint_block_stream_natural_quarter_range(buf, sink->chunk, size, 2, k0, k1);
   else
-    feint_block_stream_natural_quarter_range(buf, sink->chunk, size, 6, k0, k1);
+    feint_block_stream_natural_4mod8(buf, sink->chunk, size, k0, k1);
 #else
   (void)sink, (void)buf, (void)size, (void)k0, (void)k1;
 #endif
@@ -764,14 +762,8 @@ FEINT_INLINE void feint_block_out(int layout, double *dst, int size, size_t blk,
      * of any other length, 32 bytes at a time built from scalar loads; any
      * other row goes through tmp and the sequential streaming copy */
     const int o = (int)(((uintptr_t)chunk & 63) >> 3); /* doubles past a line */
-    if (nvalid == FEINT_B && size % 8 == 4 && o % 4 == 0) {
-      if (o == 0) feint_block_stream_natural_half(buf, chunk, size, 0);
-      else feint_block_stream_natural_half(buf, chunk, size, 4);
-      return;
-    }
-    if (nvalid == FEINT_B && size % 8 == 4 && size >= 12 && o % 2 == 0) {
-      if (o == 2) feint_block_stream_natural_quarter_range(buf, chunk, size, 2, 0, size);
-      else feint_block_stream_natural_quarter_range(buf, chunk, size, 6, 0, size);
+    if (nvalid == FEINT_B && size % 8 == 4 && (o % 4 == 0 || (size >= 12 && o % 2 == 0))) {
+      feint_block_stream_natural_4mod8(buf, chunk, size, 0, size);
       return;
     }
 #if FEINT_HAVE_STREAM_NATURAL_ANY
