@@ -46,6 +46,27 @@ CFLAGS_BASE := -std=c11 -Wall -Wextra -fPIC -fopenmp -Iinclude -Isrc -Iperfmodel
 ifeq ($(IS_CLANG),1)
   CFLAGS_UNROLL := -mllvm -pragma-unroll-threshold=1000000
 endif
+# The variants' element loops are compiled without LLVM's machine scheduler
+# (the pass that reorders instructions before register allocation) where the
+# target has AVX-512.  Their unrolled bodies keep more values live than the
+# vector registers hold, and the reordering cost time.  Zen 4, ns per element,
+# clang's default -> source order: one thread, 16 Ki elements, conv-diff tet4 22-30 ->
+# 18-23, prism6 geo_linear 98 -> 70-73, hex8 geo_linear 268-424 -> 184-237;
+# two threads, 4 Mi elements: prism6 conv-diff geo_linear 0.76-0.81x, hex8
+# 0.54-0.65x, tet4 0.81-1.15x; most other rows within the noise, a few
+# 1.07-1.17x slower (hex8 conv-diff ssq_geo_generic, hex8 Poisson
+# sqs_geo_linear).  With 16 registers (AVX2: x86-64-v3, Zen 3) Poisson and
+# elasticity lose up to 1.28x, so those builds keep the scheduler; so do the
+# offload builds (untested on a device).  The order of the instructions
+# changes, not the arithmetic: the outputs are bitwise unchanged.
+# bench/results/scheduler_off/ has the runs.
+ifeq ($(IS_CLANG),1)
+ifeq ($(strip $(GPU)),)
+ifneq ($(shell $(CC) $(OPT) -dM -E -x c /dev/null 2>/dev/null | grep -c __AVX512F__),0)
+  CFLAGS_SCHED := -mllvm -enable-misched=false
+endif
+endif
+endif
 CFLAGS ?= $(OPT)
 CFLAGS += $(CFLAGS_BASE) $(CFLAGS_UNROLL)
 # -fopenmp links the OpenMP runtime every binary needs: appended even when
@@ -103,6 +124,11 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
+# the variants' scheduler switch (CFLAGS_SCHED above); a change of it rebuilds them
+VARIANT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/variant/*.c))
+$(VARIANT_OBJS): private CFLAGS += $(CFLAGS_SCHED)
+$(VARIANT_OBJS): Makefile
+
 $(LIB_STATIC): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -148,7 +174,7 @@ BUILD_ARCH = $(or $(shell $(CC) $(OPT) -### -x c /dev/null 2>&1 | grep -o '"-tar
 # shell; perfmodel/bench_common.c: the CPU a run measured, its result file name
 # and the FMA probe's length.
 BENCH_SUPPORT := perfmodel/spawn.c perfmodel/bench_common.c
-BENCH_DEFS = -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"'
+BENCH_DEFS = -DFEINT_GIT_HASH='"$(GIT_HASH)"' -DFEINT_BUILD_FLAGS='"$(notdir $(CC)) $(filter-out -I% -mllvm -pragma-unroll-threshold=%,$(CFLAGS))$(if $(CFLAGS_SCHED),; variants $(CFLAGS_SCHED))"' -DFEINT_BUILD_ARCH='"$(BUILD_ARCH)"'
 $(BENCH_BIN): bench/feint_bench.c $(BENCH_SUPPORT) perfmodel/perfmodel_cli.h $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(BENCH_DEFS) $< $(BENCH_SUPPORT) -o $@ $(LDFLAGS) $(LIB_STATIC) $(LDLIBS)
