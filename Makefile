@@ -83,6 +83,11 @@ ifeq ($(LIKWID),1)
   LDLIBS += -llikwid
 endif
 
+# The variant objects, one per file of src/variant/: the scheduler switch
+# (CFLAGS_SCHED, after the object rule) and gpu.mk's CUDA mode apply to them.
+# Recursive, so that it expands with the BUILD gpu.mk sets.
+VARIANT_OBJS = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/variant/*.c))
+
 -include gpu.mk
 
 LIB_SRCS := $(wildcard src/*.c) $(wildcard src/variant/*.c) $(wildcard src/mesh/*.c) \
@@ -125,7 +130,6 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # the variants' scheduler switch (CFLAGS_SCHED above); a change of it rebuilds them
-VARIANT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/variant/*.c))
 $(VARIANT_OBJS): private CFLAGS += $(CFLAGS_SCHED)
 $(VARIANT_OBJS): Makefile
 

@@ -115,8 +115,7 @@ endif
 # objects stay generic: solve.c's per-team sums are reduction variables of a
 # team's threads, which CUDA mode refuses.  make gpu-heap-check verifies it.
 GPU_CUDA_MODE_FLAGS ?= -fopenmp-cuda-mode
-GPU_CUDA_MODE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/variant/*.c)) \
-  $(BUILD)/obj/src/operator/matfree.o
+GPU_CUDA_MODE_OBJS := $(VARIANT_OBJS) $(BUILD)/obj/src/operator/matfree.o
 $(GPU_CUDA_MODE_OBJS): private CFLAGS += $(GPU_CUDA_MODE_FLAGS)
 $(GPU_CUDA_MODE_OBJS): $(FEINT_GPU_MK_DIR)/gpu.mk
 
