@@ -97,6 +97,14 @@ FEINT_INTERNAL feint_status feint_device_integrate(int variant, const feint_kern
                                                    const size_t len[4], int device,
                                                    int device_ptrs, int host_fallback);
 
+/* 1 if the byte ranges [a, a + na) and [b, b + nb) overlap (an output
+ * that aliases an input or another output is refused: the kernels write
+ * outputs before they have read all inputs). */
+static inline int feint_ranges_overlap(const void *a, size_t na, const void *b, size_t nb) {
+  const uintptr_t a0 = (uintptr_t)a, a1 = a0 + na, b0 = (uintptr_t)b, b1 = b0 + nb;
+  return na > 0 && nb > 0 && a0 < b1 && b0 < a1;
+}
+
 /* The checks of a descriptor shared by feint_integrate and the mesh paths
  * (feint_integrate_mesh, feint_assemble): not NULL, element, problem,
  * variant, layouts and flags (messages name "desc->..."); target and device

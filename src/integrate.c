@@ -21,13 +21,6 @@ static const feint_variant_fn variant_host[FEINT_VARIANT_COUNT] = {
 
 static const char *array_names[FEINT_ARRAY_COUNT] = {"geometry", "coeffs", "A_e", "b_e"};
 
-/* 1 if [a, a + na) and [b, b + nb) (in doubles) overlap. */
-static int ranges_overlap(const double *a, size_t na, const double *b, size_t nb) {
-  const uintptr_t a0 = (uintptr_t)a, a1 = a0 + na * sizeof(double);
-  const uintptr_t b0 = (uintptr_t)b, b1 = b0 + nb * sizeof(double);
-  return a0 < b1 && b0 < a1;
-}
-
 feint_status feint_target_resolve(feint_target target, int device, unsigned flags,
                                   const char *prefix, int *host_fallback) {
   FEINT_CHECK((int)target >= 0 && (int)target < (int)FEINT_TARGET_COUNT, FEINT_ERR_OUT_OF_RANGE,
@@ -108,7 +101,8 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
   }
   for (int out = FEINT_ARRAY_A; out < FEINT_ARRAY_COUNT; out++)
     for (int k = 0; k < FEINT_ARRAY_COUNT; k++)
-      FEINT_CHECK(k == out || !ranges_overlap(arrays[out], len[out], arrays[k], len[k]),
+      FEINT_CHECK(k == out || !feint_ranges_overlap(arrays[out], len[out] * sizeof(double),
+                                                    arrays[k], len[k] * sizeof(double)),
                   FEINT_ERR_UNSUPPORTED, "%s overlaps %s; outputs must not alias other arrays",
                   array_names[out], array_names[k]);
 
@@ -203,8 +197,9 @@ feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout 
   const size_t padded = (num_elem + B - 1) / B * B;
   const size_t src_len = (src_layout == FEINT_LAYOUT_BLOCKED ? padded : num_elem) * entries;
   const size_t dst_len = (dst_layout == FEINT_LAYOUT_BLOCKED ? padded : num_elem) * entries;
-  FEINT_CHECK(!ranges_overlap(src, src_len, dst, dst_len), FEINT_ERR_UNSUPPORTED,
-              "src and dst overlap; in-place conversion is not supported");
+  FEINT_CHECK(
+      !feint_ranges_overlap(src, src_len * sizeof(double), dst, dst_len * sizeof(double)),
+      FEINT_ERR_UNSUPPORTED, "src and dst overlap; in-place conversion is not supported");
   if (src_layout == dst_layout && src_layout == FEINT_LAYOUT_NATURAL) {
     memcpy(dst, src, num_elem * entries * sizeof(double));
     return FEINT_SUCCESS;

@@ -157,10 +157,21 @@ static void check_errors(void) {
   m.coords[3 * w] = NAN;
   CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, b), FEINT_ERR_NOT_FINITE, msg);
   m.coords[3 * w] = x0;
-  /* empty mesh: a no-op; no coordinates: named */
+  /* empty mesh: a no-op, but desc is still checked; no coordinates: named */
   feint_mesh empty = m;
   empty.num_elem = 0;
   CHECK_STATUS(feint_integrate_mesh(&d, &empty, coef, A, b), FEINT_SUCCESS, NULL);
+  d.flags = 0x40000000u;
+  CHECK_STATUS(feint_integrate_mesh(&d, &empty, coef, A, b), FEINT_ERR_OUT_OF_RANGE, "flags");
+  d.flags = 0;
+  /* an output overlapping another array of the call (feint_integrate's
+   * rule): b_e inside A_e, b_e on the coefficients (the same length) */
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, A + 8), FEINT_ERR_UNSUPPORTED,
+               "A_e overlaps b_e");
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, coef), FEINT_ERR_UNSUPPORTED,
+               "b_e overlaps coeffs");
+  CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, m.coords), FEINT_ERR_UNSUPPORTED,
+               "b_e overlaps mesh->coords");
   feint_mesh nocoords = m;
   nocoords.coords = NULL;
   CHECK_STATUS(feint_integrate_mesh(&d, &nocoords, coef, A, b), FEINT_ERR_NULL_ARG,

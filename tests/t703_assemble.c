@@ -403,6 +403,21 @@ static void check_errors(void) {
                FEINT_ERR_UNSUPPORTED, "3 dofs per vertex");
   CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_ATOMICS, &m, plan, coef, &A, NULL),
                FEINT_ERR_NULL_ARG, "b is NULL");
+  /* outputs overlapping inputs: b on the coefficients (it is zeroed before
+   * they are read: once a wrong b and FEINT_SUCCESS), b inside A->values */
+  for (int s = 0; s < FEINT_ASSEMBLE_COUNT; s++) {
+    CHECK_STATUS(feint_assemble(&d, (feint_assemble_strategy)s, &m, plan, coef, &A, coef),
+                 FEINT_ERR_UNSUPPORTED, "b overlaps coeffs");
+    CHECK_STATUS(feint_assemble(&d, (feint_assemble_strategy)s, &m, plan, coef, &A, A.values + 1),
+                 FEINT_ERR_UNSUPPORTED, "A->values overlaps b");
+  }
+  CHECK(A.values[0] == -777.0 && b[0] == -777.0, "outputs written on error");
+  /* layout_out is ignored (nothing is written per element): packed too */
+  d.layout_out = FEINT_LAYOUT_PACKED;
+  CHECK_STATUS(feint_assemble(&d, FEINT_ASSEMBLE_COLOURING, &m, plan, coef, &A, b), FEINT_SUCCESS,
+               NULL);
+  d.layout_out = FEINT_LAYOUT_NATURAL;
+  A.values[0] = b[0] = -777.0;
   {
     /* elasticity: a scalar pattern is refused; mu < 0 in element 4 is named */
     const size_t nce = 2 + 3 * 4, ne = m.num_elem;

@@ -19,7 +19,8 @@
  *  are filled with a sentinel first and must still hold it after a refusal.
  *  The untouched pattern passes everywhere (the control).
  *  And an assembly plan or position map used with another connectivity, or
- *  a map with another pattern, of the same sizes is refused (stale_map). */
+ *  a map with another pattern, of the same sizes is refused (stale_map),
+ *  also after edits of two connectivity entries by one in bit 0. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -244,6 +245,22 @@ static void defects(feint_problem pb) {
   run_all(name, &f, &P, 0, 0, msg);
   pat_free(&P);
 
+  /* the ends: row_ptr[0] = 1 (the first entry would be skipped) and
+   * row_ptr[num_rows] = nnz - 1 (the last one); feint_csr_spmv once
+   * multiplied both without a word */
+  pat_copy(&f, &P);
+  P.row_ptr[0] = 1;
+  snprintf(name, sizeof name, "%s: row_ptr[0] = 1", pbn);
+  snprintf(msg, sizeof msg, "A->row_ptr runs from 1 to %zu, not 0 to nnz = %zu", nnz, nnz);
+  run_all(name, &f, &P, 0, 0, msg);
+  pat_free(&P);
+  pat_copy(&f, &P);
+  P.row_ptr[A->num_rows] = (int64_t)nnz - 1;
+  snprintf(name, sizeof name, "%s: row_ptr[num_rows] = nnz - 1", pbn);
+  snprintf(msg, sizeof msg, "A->row_ptr runs from 0 to %zu, not 0 to nnz = %zu", nnz - 1, nnz);
+  run_all(name, &f, &P, 0, 0, msg);
+  pat_free(&P);
+
   /* a negative offset */
   pat_copy(&f, &P);
   P.row_ptr[i] = -5;
@@ -367,6 +384,29 @@ static void stale_map(void) {
   CHECK_STATUS(feint_assemble_mapped(&d, FEINT_ASSEMBLE_COLOURING, &f.m, f.plan, map, f.coef, &f.A,
                                      b),
                FEINT_SUCCESS, NULL);
+  /* small edits: two entries of different elements each moved to the
+   * vertex whose number differs in bit 0 (v -> v ^ 1), every pair of the
+   * first 48 entries that leaves a mesh feint_mesh_check accepts.  The
+   * fingerprint was once linear in that bit, and half of such pairs (a +1
+   * and a -1) left it unchanged: the stale map was accepted and assembled
+   * a wrong matrix.  The map must be refused (or the edited element found
+   * degenerate), never used. */
+  uint32_t *conn = f.m.conn;
+  size_t tried = 0, accepted = 0;
+  for (size_t k1 = 0; k1 < 48; k1++)
+    for (size_t k2 = k1 + 1; k2 < 48; k2++) {
+      if (k1 / 4 == k2 / 4 || (conn[k1] ^ 1u) >= nv || (conn[k2] ^ 1u) >= nv) continue;
+      conn[k1] ^= 1u, conn[k2] ^= 1u;
+      if (feint_mesh_check(&f.m) == FEINT_SUCCESS) {
+        tried++;
+        accepted += feint_assemble_mapped(&d, FEINT_ASSEMBLE_COLOURING, &f.m, f.plan, map, f.coef,
+                                          &f.A, b) == FEINT_SUCCESS;
+      }
+      conn[k1] ^= 1u, conn[k2] ^= 1u;
+    }
+  CHECK(tried >= 100, "only %zu edited meshes passed feint_mesh_check: not a test", tried);
+  CHECK(accepted == 0, "a stale map was used on %zu of %zu meshes edited in two entries", accepted,
+        tried);
   feint_assembly_map_destroy(map);
   feint_assembly_map_destroy(map2);
   feint_assembly_destroy(plan2);

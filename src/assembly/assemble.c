@@ -40,15 +40,15 @@ struct feint_assembly {
   uint32_t *block_reach;    /* [num_blocks][2] (feint_asm_build_reach): host atomics */
 };
 
-/* Checks shared by feint_integrate_mesh and feint_assemble; fills the case
- * fields of *ka and says where the call runs. */
-static feint_status check_call(const feint_integrate_desc *desc, const feint_mesh *mesh,
-                               const double *coeffs, feint_mesh_kernel_args *ka,
-                               size_t *coeff_len, int *run_device, int *host_fallback) {
+/* The descriptor's checks of feint_integrate_mesh (element_out = 1: it
+ * writes per-element arrays in desc->layout_out) and feint_assemble (0:
+ * layout_out is ignored); says where the call runs. */
+static feint_status check_desc(const feint_integrate_desc *desc, int element_out,
+                               int *run_device, int *host_fallback) {
   FEINT_CALL(feint_desc_check(desc));
   const feint_integrate_desc d = *desc;
-  FEINT_CHECK(d.layout_in != FEINT_LAYOUT_PACKED && d.layout_out != FEINT_LAYOUT_PACKED,
-              FEINT_ERR_UNSUPPORTED,
+  const int packed_out = element_out && d.layout_out == FEINT_LAYOUT_PACKED;
+  FEINT_CHECK(d.layout_in != FEINT_LAYOUT_PACKED && !packed_out, FEINT_ERR_UNSUPPORTED,
               "desc->layout_%s = packed: the mesh paths take natural or blocked layouts (packed "
               "output not yet)",
               d.layout_in == FEINT_LAYOUT_PACKED ? "in" : "out");
@@ -57,8 +57,18 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
               "desc->problem = %s: the mesh paths integrate poisson, convdiff and elasticity "
               "(per-quadrature-point coefficients not yet)",
               feint_problem_name(d.problem));
-  FEINT_CALL(feint_asm_resolve_target(d.target, d.device, d.flags, "desc->", run_device,
-                                      host_fallback));
+  return feint_asm_resolve_target(d.target, d.device, d.flags, "desc->", run_device,
+                                  host_fallback);
+}
+
+/* Checks shared by feint_integrate_mesh and feint_assemble; fills the case
+ * fields of *ka and says where the call runs. */
+static feint_status check_call(const feint_integrate_desc *desc, int element_out,
+                               const feint_mesh *mesh, const double *coeffs,
+                               feint_mesh_kernel_args *ka, size_t *coeff_len, int *run_device,
+                               int *host_fallback) {
+  FEINT_CALL(check_desc(desc, element_out, run_device, host_fallback));
+  const feint_integrate_desc d = *desc;
   FEINT_CALL(feint_mesh_check(mesh));
   FEINT_CHECK(mesh->element == d.element, FEINT_ERR_UNSUPPORTED,
               "desc->element = %s but mesh->element = %s", feint_element_name(d.element),
@@ -79,6 +89,34 @@ static feint_status check_call(const feint_integrate_desc *desc, const feint_mes
   ka->coeffs = coeffs;
   ka->chunk_len = feint_asm_chunk_len(mesh->num_elem);
   return FEINT_SUCCESS;
+}
+
+/* An array of a call, for the overlap check. */
+typedef struct {
+  const char *name;
+  const void *p;
+  size_t bytes;
+} span;
+
+/* The first num_out of the n arrays are the call's outputs: each must not
+ * overlap any other array (feint_integrate's rule; an assembly zeroes A and
+ * b before it reads the coefficients, so b = coeffs gave a wrong b). */
+static feint_status check_overlaps(const span *a, int n, int num_out) {
+  for (int o = 0; o < num_out; o++)
+    for (int k = 0; k < n; k++)
+      FEINT_CHECK(k == o || !feint_ranges_overlap(a[o].p, a[o].bytes, a[k].p, a[k].bytes),
+                  FEINT_ERR_UNSUPPORTED, "%s overlaps %s; outputs must not alias other arrays",
+                  a[o].name, a[k].name);
+  return FEINT_SUCCESS;
+}
+
+/* The mesh's arrays as spans (after feint_mesh_check: sizes do not overflow). */
+static span coords_span(const feint_mesh *m) {
+  return (span){"mesh->coords", m->coords, m->num_vertices * 3 * sizeof(double)};
+}
+static span conn_span(const feint_mesh *m) {
+  return (span){"mesh->conn", m->conn,
+                m->num_elem * (size_t)feint_asm_nodes(m->element) * sizeof(uint32_t)};
 }
 
 /* The element checks of a call (skipped with FEINT_FLAG_TRUST_GEOMETRY):
@@ -157,17 +195,28 @@ static feint_status run_mesh_loop(int variant, feint_mesh_kernel_args *ka, size_
 
 feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_mesh *mesh,
                                   const double *coeffs, double *A_e, double *b_e) {
-  if (mesh != NULL && mesh->num_elem == 0 && desc != NULL) return FEINT_SUCCESS;
   feint_mesh_kernel_args ka;
   size_t coeff_len, a_len, b_len;
   int run_device, host_fallback;
-  FEINT_CALL(check_call(desc, mesh, coeffs, &ka, &coeff_len, &run_device, &host_fallback));
+  if (mesh != NULL && mesh->num_elem == 0) { /* nothing to do, but a valid call */
+    FEINT_CALL(check_desc(desc, 1, &run_device, &host_fallback));
+    feint_execution_set(run_device && !host_fallback ? FEINT_TARGET_DEVICE : FEINT_TARGET_HOST,
+                        desc->device, host_fallback);
+    return FEINT_SUCCESS;
+  }
+  FEINT_CALL(check_call(desc, 1, mesh, coeffs, &ka, &coeff_len, &run_device, &host_fallback));
   FEINT_CHECK(A_e != NULL, FEINT_ERR_NULL_ARG, "A_e is NULL");
   FEINT_CHECK(b_e != NULL, FEINT_ERR_NULL_ARG, "b_e is NULL");
   FEINT_CALL(feint_array_len(desc->element, desc->problem, FEINT_ARRAY_A, desc->layout_out,
                              mesh->num_elem, &a_len));
   FEINT_CALL(feint_array_len(desc->element, desc->problem, FEINT_ARRAY_B, desc->layout_out,
                              mesh->num_elem, &b_len));
+  const span arrays[5] = {{"A_e", A_e, a_len * sizeof(double)},
+                          {"b_e", b_e, b_len * sizeof(double)},
+                          {"coeffs", coeffs, coeff_len * sizeof(double)},
+                          coords_span(mesh),
+                          conn_span(mesh)};
+  FEINT_CALL(check_overlaps(arrays, 5, 2));
   FEINT_CALL(check_elements(desc, mesh, coeffs));
   ka.output = FEINT_MESH_OUT_ELEMENT;
   ka.A = A_e;
@@ -415,7 +464,7 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
   size_t coeff_len;
   int run_device, host_fallback;
   FEINT_CHECK_ENUM(strategy, FEINT_ASSEMBLE_COUNT, "strategy", "feint_assemble_strategy");
-  FEINT_CALL(check_call(desc, mesh, coeffs, &ka, &coeff_len, &run_device, &host_fallback));
+  FEINT_CALL(check_call(desc, 0, mesh, coeffs, &ka, &coeff_len, &run_device, &host_fallback));
   FEINT_CHECK(plan != NULL, FEINT_ERR_NULL_ARG, "plan is NULL");
   FEINT_CHECK(A != NULL, FEINT_ERR_NULL_ARG, "A is NULL");
   FEINT_CHECK(b != NULL, FEINT_ERR_NULL_ARG, "b is NULL");
@@ -450,6 +499,15 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
               "a vertex side by side; make it again with feint_assembly_create");
   if (map == NULL) /* (map path: the map's pattern fingerprint stands for this check) */
     FEINT_CALL(feint_csr_check_pattern(A, 1));
+  /* (after the pattern's checks: A->nnz is then the pattern's) */
+  const span arrays[7] = {{"A->values", A->values, A->nnz * sizeof(double)},
+                          {"b", b, nd * sizeof(double)},
+                          {"coeffs", coeffs, coeff_len * sizeof(double)},
+                          coords_span(mesh),
+                          conn_span(mesh),
+                          {"A->row_ptr", A->row_ptr, (nd + 1) * sizeof(int64_t)},
+                          {"A->col_idx", A->col_idx, A->nnz * sizeof(int32_t)}};
+  FEINT_CALL(check_overlaps(arrays, 7, 2));
   FEINT_CALL(check_elements(desc, mesh, coeffs));
   const size_t nnz = A->nnz, nrows = A->num_rows;
   double *values = A->values;

@@ -18,11 +18,20 @@ int feint_asm_nodes(feint_element element) {
 
 /* One term of a fingerprint: entry `index` of the array `salt` holds
  * `value`.  The xor makes the terms depend on index and value together (a
- * value moved to another index changes the sum), the odd multiplier spreads
- * them; two multiplies per entry (a full 64-bit mix per entry, splitmix64's
- * finaliser, cost 30 ns per tet of feint_assemble on a Zen 1). */
+ * value moved to another index changes the sum); the odd multiply, the
+ * xor-shift and the second odd multiply make the term a bijective,
+ * non-linear mix of that key.  Without the last two (the term x * C, x the
+ * key) the sum was linear in the key's low bit: two edits of +-1, such as
+ * conn entries 21 -> 20 and 4 -> 5 in a valid mesh, changed the keys by +1
+ * and -1 and left the sum, so a stale map passed its check and assembled
+ * a wrong matrix (t708).  Cost of the ordered connectivity fingerprint, 4 Mi
+ * tets, one thread, Zen 4: 0.54 -> 0.68 ns per tet (x86-64-v3 build: 1.2 ->
+ * 2.1); splitmix64's full finaliser was dearer (30 ns per tet of
+ * feint_assemble on a Zen 1). */
 static inline uint64_t fp_term(uint64_t salt, uint64_t index, uint64_t value) {
-  return ((value + (salt << 56)) ^ (index * 0x9E3779B97F4A7C15u)) * 0xC2B2AE3D27D4EB4Fu;
+  uint64_t t = ((value + (salt << 56)) ^ (index * 0x9E3779B97F4A7C15u)) * 0xC2B2AE3D27D4EB4Fu;
+  t ^= t >> 32;
+  return t * 0xD6E8FEB86659FD93u;
 }
 
 uint64_t feint_asm_fingerprint_conn(const feint_mesh *mesh, int ordered) {

@@ -160,13 +160,22 @@ feint_status feint_csr_destroy(feint_csr *A) {
   return FEINT_SUCCESS;
 }
 
+/* The two ends of row_ptr: 0 and nnz (O(1); the checks of every row
+ * follow, in feint_csr_check_pattern's pass or as feint_csr_spmv runs). */
+static feint_status check_row_ptr_ends(const feint_csr *A) {
+  const int64_t *rp = A->row_ptr;
+  const size_t n = A->num_rows;
+  FEINT_CHECK(A->nnz <= INT64_MAX && rp[0] == 0 && rp[n] == (int64_t)A->nnz,
+              FEINT_ERR_UNSUPPORTED, "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu",
+              (long long)rp[0], (long long)rp[n], A->nnz);
+  return FEINT_SUCCESS;
+}
+
 feint_status feint_csr_check_pattern(const feint_csr *A, int sorted) {
   const size_t n = A->num_rows;
   const int64_t *rp = A->row_ptr, nnz = (int64_t)A->nnz, nc = (int64_t)A->num_cols;
   const int32_t *ci = A->col_idx;
-  FEINT_CHECK(A->nnz <= INT64_MAX && rp[0] == 0 && rp[n] == nnz, FEINT_ERR_UNSUPPORTED,
-              "A->row_ptr runs from %lld to %lld, not 0 to nnz = %zu", (long long)rp[0],
-              (long long)rp[n], A->nnz);
+  FEINT_CALL(check_row_ptr_ends(A));
   size_t bad = SIZE_MAX; /* first row whose offsets or columns are wrong */
 #pragma omp parallel for schedule(static) reduction(min : bad)
   for (size_t i = 0; i < n; i++) {
@@ -208,7 +217,9 @@ static feint_status check_csr(const feint_csr *A, int full) {
   FEINT_CHECK(A->row_ptr != NULL, FEINT_ERR_NULL_ARG, "A->row_ptr is NULL");
   FEINT_CHECK(A->nnz == 0 || (A->col_idx != NULL && A->values != NULL), FEINT_ERR_NULL_ARG,
               "A->col_idx or A->values is NULL with A->nnz = %zu", A->nnz);
-  return full ? feint_csr_check_pattern(A, 0) : FEINT_SUCCESS;
+  /* full = 0 (feint_csr_spmv): the rows are checked as the product runs,
+   * the ends here (a row_ptr from 1 would skip the first entry unnoticed) */
+  return full ? feint_csr_check_pattern(A, 0) : check_row_ptr_ends(A);
 }
 
 /* Software prefetch of the host SpMV's two streams FEINT_SPMV_AHEAD entries
@@ -314,8 +325,8 @@ feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, fein
   FEINT_CHECK(y != NULL, FEINT_ERR_NULL_ARG, "y is NULL");
   FEINT_CHECK((flags & ~(unsigned)FEINT_FLAG_ALLOW_HOST_FALLBACK) == 0, FEINT_ERR_OUT_OF_RANGE,
               "flags = 0x%x; allowed: 0 or FEINT_FLAG_ALLOW_HOST_FALLBACK", flags);
-  FEINT_CHECK((uintptr_t)y + A->num_rows * sizeof(double) <= (uintptr_t)x ||
-                  (uintptr_t)x + A->num_cols * sizeof(double) <= (uintptr_t)y,
+  FEINT_CHECK(!feint_ranges_overlap(x, A->num_cols * sizeof(double), y,
+                                    A->num_rows * sizeof(double)),
               FEINT_ERR_UNSUPPORTED, "x and y overlap");
   int run_device, host_fallback;
   FEINT_CALL(feint_asm_resolve_target(target, device, flags, "", &run_device, &host_fallback));
