@@ -1,4 +1,4 @@
-/* t601_mesh_box_check (range t6xx: meshes and their I/O): the box mesh with connectivity (counts, shared vertices, volumes, tagged boundary faces, equal to the per-element generator bit for bit), feint_mesh_check on every class of bad mesh, feint_mesh_destroy, feint_mesh_gather_geometry. */
+/* t601_mesh_box_check (range t6xx: meshes and their I/O): the box mesh with connectivity (counts, shared vertices, volumes, tagged boundary faces, equal to the per-element generator bit for bit), feint_mesh_check on every class of bad mesh and, with several problems at once, in the documented order, tet FEINT_PERTURB_AFFINE moving vertices per column and layer, feint_mesh_destroy, feint_mesh_gather_geometry. */
 #include <stdlib.h>
 
 #include "mesh_util.h"
@@ -262,7 +262,10 @@ static void check_scan_blocks(void) {
   far[2] = (uint32_t)nv;
   snprintf(want, sizeof want, "element %zu node 2 is vertex %zu", e_far, nv);
   CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
+  /* a repeated vertex in a lower block does not hide it (documented order) */
   mid[3] = mid[0];
+  CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
+  far[2] = keep_far;
   snprintf(want, sizeof want, "element %zu repeats vertex %u (nodes 0 and 3)", e_mid,
            (unsigned)mid[0]);
   CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_DEGENERATE, want);
@@ -275,7 +278,6 @@ static void check_scan_blocks(void) {
   CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
   lo[4 + 1] = keep_lo1;
   mid[3] = keep_mid;
-  far[2] = keep_far;
   CHECK_STATUS(feint_mesh_check(&m), FEINT_SUCCESS, NULL);
   m.coords[3 * (nv - 2) + 1] = NAN;
   m.coords[3 * (nv - 1) + 0] = INFINITY;
@@ -287,8 +289,77 @@ static void check_scan_blocks(void) {
   CHECK_STATUS(feint_mesh_destroy(&m), FEINT_SUCCESS, NULL);
 }
 
+/* FEINT_PERTURB_AFFINE moves tetrahedra's vertices as it moves prisms':
+ * x and y per vertical column (i, j), z per horizontal layer k, unlike
+ * GENERAL (the Kuhn tets are affine whatever the perturbation; tests use
+ * this mesh as a second, differently perturbed one). */
+static void check_tet_affine(void) {
+  const size_t nx = 4, ny = 3, nz = 3;
+  feint_mesh a, g;
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, nx, ny, nz, FEINT_PERTURB_AFFINE, 0.15, 5, &a),
+               FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, nx, ny, nz, FEINT_PERTURB_GENERAL, 0.15, 5, &g),
+               FEINT_SUCCESS, NULL);
+  for (size_t v = 0; v < a.num_vertices; v++) {
+    const size_t i = v % (nx + 1), j = (v / (nx + 1)) % (ny + 1), k = v / ((nx + 1) * (ny + 1));
+    const size_t col = (j * (nx + 1) + i) * 3, layer = (k * (ny + 1) * (nx + 1)) * 3;
+    CHECK(a.coords[3 * v] == a.coords[col] && a.coords[3 * v + 1] == a.coords[col + 1],
+          "tet AFFINE: vertex %zu moved in x or y apart from its column", v);
+    CHECK(a.coords[3 * v + 2] == a.coords[layer + 2],
+          "tet AFFINE: vertex %zu moved in z apart from its layer", v);
+  }
+  CHECK(memcmp(a.coords, g.coords, 3 * a.num_vertices * sizeof(double)) != 0,
+        "tet AFFINE equals GENERAL");
+  CHECK_STATUS(feint_mesh_destroy(&a), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_mesh_destroy(&g), FEINT_SUCCESS, NULL);
+}
+
+/* With a problem of every kind at once, feint_mesh_check reports them in
+ * the documented order, whatever their indices: out-of-range indices
+ * (elements, then faces), non-finite coordinates, repeated vertices
+ * (elements, then faces); each fixed in turn uncovers the next. */
+static void check_problem_order(void) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) {
+    feint_mesh m;
+    CHECK_STATUS(feint_mesh_box_create((feint_element)el, 3, 3, 3, FEINT_PERTURB_NONE, 0.0, 1, &m),
+                 FEINT_SUCCESS, NULL);
+    const size_t ns = mesh_nodes((feint_element)el), nv = m.num_vertices;
+    const size_t e_rep = 1, e_out = m.num_elem - 1, f_rep = 0, f_out = m.num_faces - 1;
+    uint32_t *rep = m.conn + e_rep * ns, *out = m.conn + e_out * ns;
+    uint32_t *frep = m.faces + 4 * f_rep, *fout = m.faces + 4 * f_out;
+    const uint32_t keep_rep = rep[1], keep_out = out[2], keep_frep = frep[1], keep_fout = fout[0];
+    const double keep_x = m.coords[3 * 4 + 1];
+    rep[1] = rep[0];
+    out[2] = (uint32_t)nv;
+    frep[1] = frep[0];
+    fout[0] = (uint32_t)nv + 7;
+    m.coords[3 * 4 + 1] = NAN;
+    char want[96];
+    snprintf(want, sizeof want, "element %zu node 2 is vertex %zu", e_out, nv);
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
+    out[2] = keep_out;
+    snprintf(want, sizeof want, "face %zu node 0 is vertex %zu", f_out, nv + 7);
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_OUT_OF_RANGE, want);
+    fout[0] = keep_fout;
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_NOT_FINITE, "vertex 4 has coordinate y = nan");
+    m.coords[3 * 4 + 1] = keep_x;
+    snprintf(want, sizeof want, "element %zu repeats vertex %u (nodes 0 and 1)", e_rep,
+             (unsigned)rep[0]);
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_DEGENERATE, want);
+    rep[1] = keep_rep;
+    snprintf(want, sizeof want, "face %zu repeats vertex %u (nodes 0 and 1)", f_rep,
+             (unsigned)frep[0]);
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_ERR_DEGENERATE, want);
+    frep[1] = keep_frep;
+    CHECK_STATUS(feint_mesh_check(&m), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_mesh_destroy(&m), FEINT_SUCCESS, NULL);
+  }
+}
+
 int main(void) {
   check_scan_blocks();
+  check_problem_order();
+  check_tet_affine();
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (int p = 0; p <= FEINT_PERTURB_AFFINE; p++) check_box_mesh((feint_element)el, (feint_perturb)p);
   check_mesh_errors();

@@ -1,4 +1,4 @@
-/* t602_mesh_orient (range t6xx): feint_mesh_orient on meshes with every second element inverted (tets and prisms) fixes exactly those, keeps each element's vertex set and the total volume; degenerate and twisted elements are refused with the mesh unchanged. */
+/* t602_mesh_orient (range t6xx): feint_mesh_orient on meshes with every second element inverted (tets and prisms) fixes exactly those, keeps each element's vertex set and the total volume; degenerate and twisted elements are refused with the mesh unchanged; the result does not depend on scale (1e-300 .. 1e300, where the raw det J over- or underflows). */
 #include <stdlib.h>
 
 #include "mesh_util.h"
@@ -120,8 +120,71 @@ static void check_refused(void) {
         mesh_elem_volume(&p, 0, NULL));
 }
 
+/* Orientation does not depend on scale: the mesh of
+ * check_every_second_inverted scaled by 1e110 (det J ~ 1e330 would
+ * overflow), 1e-120 (det J ~ 1e-360 would underflow to 0), 1e300 and
+ * 1e-300 is fixed exactly as at unit scale, and feint_integrate accepts the
+ * result; a flat element at those scales is still refused. */
+static void check_scales(feint_element el) {
+  static const double scales[] = {1e110, 1e-120, 1e300, 1e-300};
+  feint_mesh m;
+  CHECK_STATUS(feint_mesh_box_create(el, 3, 2, 2, FEINT_PERTURB_GENERAL, 0.15, 6, &m),
+               FEINT_SUCCESS, NULL);
+  const size_t ns = mesh_nodes(el), ne = m.num_elem, nv = m.num_vertices;
+  /* invert every second element: tets swap nodes 0 and 3, prisms and hexes
+   * their bottom and top */
+  for (size_t e = 1; e < ne; e += 2) {
+    uint32_t *v = m.conn + e * ns;
+    const size_t pairs = el == FEINT_TET4 ? 1 : ns / 2, step = el == FEINT_TET4 ? 3 : ns / 2;
+    for (size_t i = 0; i < pairs; i++) {
+      const uint32_t t = v[i];
+      v[i] = v[i + step];
+      v[i + step] = t;
+    }
+  }
+  uint32_t *unit_conn = malloc(ne * ns * sizeof *unit_conn);
+  memcpy(unit_conn, m.conn, ne * ns * sizeof *unit_conn);
+  feint_mesh unit = m;
+  unit.conn = unit_conn;
+  size_t fixed_unit = 0;
+  CHECK_STATUS(feint_mesh_orient(&unit, &fixed_unit), FEINT_SUCCESS, NULL);
+  CHECK(fixed_unit == ne / 2, "%s: fixed %zu of %zu at unit scale", feint_element_name(el),
+        fixed_unit, ne);
+  size_t len;
+  feint_array_len(el, FEINT_POISSON, FEINT_ARRAY_GEOMETRY, FEINT_LAYOUT_NATURAL, ne, &len);
+  double *geo = malloc(len * sizeof *geo), *coef = calloc(ne * ns, sizeof *coef);
+  double *A = malloc(ne * ns * ns * sizeof *A), *b = malloc(ne * ns * sizeof *b);
+  const feint_integrate_desc d = {el, FEINT_POISSON, FEINT_QSS_GEO_GENERIC, FEINT_LAYOUT_NATURAL,
+                                  FEINT_LAYOUT_NATURAL, 0, FEINT_TARGET_HOST, 0};
+  for (size_t s = 0; s < sizeof scales / sizeof scales[0]; s++) {
+    feint_mesh c = m;
+    c.owns_arrays = 0;
+    c.coords = malloc(nv * 3 * sizeof *c.coords);
+    c.conn = malloc(ne * ns * sizeof *c.conn);
+    for (size_t i = 0; i < 3 * nv; i++) c.coords[i] = m.coords[i] * scales[s];
+    memcpy(c.conn, m.conn, ne * ns * sizeof *c.conn);
+    size_t fixed = 0;
+    CHECK_STATUS(feint_mesh_orient(&c, &fixed), FEINT_SUCCESS, NULL);
+    CHECK(fixed == fixed_unit && memcmp(c.conn, unit.conn, ne * ns * sizeof *c.conn) == 0,
+          "%s scaled by %g: fixed %zu (%zu at unit scale), or a different connectivity",
+          feint_element_name(el), scales[s], fixed, fixed_unit);
+    CHECK_STATUS(feint_mesh_gather_geometry(&c, FEINT_LAYOUT_NATURAL, geo), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_integrate(&d, ne, geo, coef, A, b), FEINT_SUCCESS, NULL);
+    /* element 0 flattened onto the plane z = const of its node 0 */
+    const uint32_t *v = c.conn;
+    const double z = c.coords[3 * (size_t)v[0] + 2];
+    for (size_t n = 0; n < ns; n++) c.coords[3 * (size_t)v[n] + 2] = z;
+    CHECK_STATUS(feint_mesh_orient(&c, &fixed), FEINT_ERR_DEGENERATE, "element 0 ");
+    free(c.coords);
+    free(c.conn);
+  }
+  free(geo), free(coef), free(A), free(b), free(unit_conn);
+  feint_mesh_destroy(&m);
+}
+
 int main(void) {
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) check_every_second_inverted((feint_element)el);
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) check_scales((feint_element)el);
   check_refused();
   return test_finish("t602_mesh_orient");
 }

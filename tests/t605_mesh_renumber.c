@@ -1,4 +1,4 @@
-/* t605_mesh_renumber (range t6xx): feint_mesh_renumber returns permutations that coords, connectivity, tags and faces follow exactly (every element's volume and node coordinates unchanged, bit for bit), is deterministic, improves locality of a shuffled mesh (mean vertex-index spread per element), and refuses bad input without writing. */
+/* t605_mesh_renumber (range t6xx): feint_mesh_renumber returns permutations that coords, connectivity, tags and faces follow exactly (every element's volume and node coordinates unchanged, bit for bit), is deterministic, improves locality of a shuffled mesh (mean vertex-index spread per element), gives a mesh at extreme scales (extent below 1e-302, spanning +-2^1023, near DBL_MAX) the order of the same mesh at unit scale, and refuses bad input without writing. */
 #include <stdlib.h>
 
 #include "mesh_util.h"
@@ -147,7 +147,56 @@ static void check_errors(void) {
   feint_mesh_destroy(&m);
 }
 
+/* Every finite mesh has a Hilbert order: the mesh of check_renumber moved
+ * into [a, b] per axis by an exact power of two (2^k (x + c)), where
+ * b - a is below 2^21 / DBL_MAX (the grid's scale would be inf), spans
+ * +-2^1023 (b - a overflows) or lies near DBL_MAX (a centroid's sum of
+ * nodes overflows), gets the permutations of the same mesh at unit scale
+ * (x + c): the grid coordinates are the same numbers. */
+static void check_extreme_scales(feint_element el) {
+  static const struct {
+    int k[3];
+    double c[3];
+  } cases[] = {
+      {{-1005, -1005, -1005}, {0.0, 0.0, 0.0}},    /* extent 2^-1005 */
+      {{1024, 1024, 1024}, {-0.5, -0.5, -0.5}},    /* [-2^1023, 2^1023] */
+      {{1022, 1022, 1022}, {1.5, 1.5, 1.5}},       /* [1.5, 2.5] 2^1022 */
+      {{-1005, 1024, 0}, {0.0, -0.5, 0.0}},        /* one of each, and an ordinary axis */
+      {{1022, -1005, 1024}, {-2.5, 0.0, -0.5}},
+  };
+  feint_mesh m;
+  CHECK_STATUS(feint_mesh_box_create(el, 9, 7, 5, FEINT_PERTURB_GENERAL, 0.15, 3, &m),
+               FEINT_SUCCESS, NULL);
+  shuffle_vertices(&m, 78);
+  const size_t nv = m.num_vertices, ne = m.num_elem;
+  uint32_t *vref = malloc(nv * sizeof *vref), *vperm = malloc(nv * sizeof *vperm);
+  size_t *eref = malloc(ne * sizeof *eref), *eperm = malloc(ne * sizeof *eperm);
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    feint_mesh unit = copy_mesh(&m), scaled = copy_mesh(&m);
+    for (size_t v = 0; v < nv; v++)
+      for (int a = 0; a < 3; a++) {
+        unit.coords[3 * v + (size_t)a] += cases[c].c[a];
+        scaled.coords[3 * v + (size_t)a] = ldexp(unit.coords[3 * v + (size_t)a], cases[c].k[a]);
+      }
+    for (size_t i = 0; i < 3 * nv; i++)
+      CHECK(isfinite(scaled.coords[i]) && ldexp(scaled.coords[i], -cases[c].k[i % 3]) ==
+                                              unit.coords[i],
+            "case %zu: coordinate %zu is not an exact scaling", c, i);
+    CHECK_STATUS(feint_mesh_renumber(&unit, 3, vref, eref), FEINT_SUCCESS, NULL);
+    CHECK_STATUS(feint_mesh_renumber(&scaled, 3, vperm, eperm), FEINT_SUCCESS, NULL);
+    CHECK(memcmp(vperm, vref, nv * sizeof *vref) == 0 &&
+              memcmp(eperm, eref, ne * sizeof *eref) == 0,
+          "%s, scale case %zu: the permutations differ from those at unit scale",
+          feint_element_name(el), c);
+    free_copy(&unit);
+    free_copy(&scaled);
+  }
+  free(vref), free(vperm), free(eref), free(eperm);
+  feint_mesh_destroy(&m);
+}
+
 int main(void) {
+  for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) check_extreme_scales((feint_element)el);
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (unsigned what = 0; what <= 3; what++) check_renumber((feint_element)el, what);
   check_errors();

@@ -1,6 +1,11 @@
-/* t606_mesh_vtu (range t6xx): feint_mesh_write_vtu output is well-formed VTK XML (parsed by Python's xml.etree, /usr/bin/python3) with the right structure, and every array (points, connectivity, offsets, types, point and cell data, element tags) reads back to exactly the numbers written; bad fields are refused before any file is created. */
-#define _XOPEN_SOURCE 700 /* mkdtemp */
+/* t606_mesh_vtu (range t6xx): feint_mesh_write_vtu output is well-formed VTK XML (parsed by Python's xml.etree, /usr/bin/python3) with the right structure, and every array (points, connectivity, offsets, types, point and cell data, element tags) reads back to exactly the numbers written; bad fields (control bytes in names, duplicate names, a name of an automatic array) are refused before any file is created; a write error removes only the regular file written (not a FIFO or a link). */
+#define _XOPEN_SOURCE 700 /* mkdtemp, mkfifo, fork, setrlimit, symlink */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mesh_util.h"
@@ -171,6 +176,95 @@ static void check_mesh_vtu(feint_element el) {
   free(vol);
 }
 
+/* Names XML cannot hold, or that two arrays of a section would share, are
+ * refused before the file is created. */
+static void check_names(void) {
+  feint_mesh m;
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, 1, 1, 1, FEINT_PERTURB_NONE, 0.0, 1, &m),
+               FEINT_SUCCESS, NULL);
+  int32_t tags[6] = {1, 2, 3, 4, 5, 6};
+  double *pv = calloc(m.num_vertices, sizeof *pv), *cv = calloc(m.num_elem, sizeof *cv);
+  char path[128];
+  snprintf(path, sizeof path, "%s/names.vtu", tmpdir);
+  const feint_vtu_field ctl[2] = {{"u", 1, pv}, {"ctl\x01name", 1, pv}};
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 2, ctl, 0, NULL), FEINT_ERR_OUT_OF_RANGE,
+               "point_fields[1].name has the control byte 0x01 at offset 3");
+  const feint_vtu_field nl = {"a\nb", 1, cv}, del = {"a\x7f", 1, cv};
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 0, NULL, 1, &nl), FEINT_ERR_OUT_OF_RANGE,
+               "cell_fields[0].name has the control byte 0x0a at offset 1");
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 0, NULL, 1, &del), FEINT_ERR_OUT_OF_RANGE,
+               "control byte 0x7f");
+  const feint_vtu_field twice[2] = {{"u", 1, pv}, {"u", 1, pv}};
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 2, twice, 0, NULL), FEINT_ERR_UNSUPPORTED,
+               "point_fields[0] and [1] are both named 'u'");
+  const feint_vtu_field tag_field = {"elem_tags", 1, cv};
+  m.elem_tags = tags;
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 0, NULL, 1, &tag_field), FEINT_ERR_UNSUPPORTED,
+               "cell_fields[0].name is 'elem_tags'");
+  CHECK(access(path, F_OK) != 0, "a refused write created %s", path);
+  /* without mesh->elem_tags the name is free, and a point field may share a cell field's */
+  m.elem_tags = NULL;
+  const feint_vtu_field point_tags = {"elem_tags", 1, pv};
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 1, &point_tags, 1, &tag_field), FEINT_SUCCESS, NULL);
+  remove(path);
+  feint_mesh_destroy(&m);
+  free(pv);
+  free(cv);
+}
+
+/* A write error removes the partial file only where the path names the
+ * regular file written: a FIFO whose reader goes away (EPIPE) and a link
+ * stay; a regular file cut short by RLIMIT_FSIZE (EFBIG) is removed. */
+static void check_write_errors(void) {
+  feint_mesh m; /* 16^3 cells: over 1 MB of XML, far more than a pipe holds */
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, 16, 16, 16, FEINT_PERTURB_NONE, 0.0, 1, &m),
+               FEINT_SUCCESS, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  signal(SIGXFSZ, SIG_IGN);
+  char fifo[128];
+  snprintf(fifo, sizeof fifo, "%s/fifo.vtu", tmpdir);
+  CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s failed", fifo);
+  const pid_t reader = fork();
+  if (reader == 0) { /* reads one byte and goes away */
+    const int fd = open(fifo, O_RDONLY);
+    char c;
+    if (fd >= 0 && read(fd, &c, 1) >= 0) close(fd);
+    _exit(0);
+  }
+  CHECK(reader > 0, "fork failed");
+  if (reader > 0) {
+    CHECK_STATUS(feint_mesh_write_vtu(fifo, &m, 0, NULL, 0, NULL), FEINT_ERR_IO,
+                 "(not a regular file: left in place)");
+    waitpid(reader, NULL, 0);
+    struct stat st;
+    CHECK(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO %s was removed", fifo);
+  }
+  remove(fifo);
+
+  char file[128], link[128], target[128];
+  snprintf(file, sizeof file, "%s/cut.vtu", tmpdir);
+  snprintf(target, sizeof target, "%s/target.vtu", tmpdir);
+  snprintf(link, sizeof link, "%s/link.vtu", tmpdir);
+  CHECK(symlink(target, link) == 0, "symlink %s failed", link);
+  struct rlimit keep, cut;
+  CHECK(getrlimit(RLIMIT_FSIZE, &keep) == 0, "getrlimit failed");
+  cut = keep;
+  cut.rlim_cur = 4096;
+  CHECK(setrlimit(RLIMIT_FSIZE, &cut) == 0, "setrlimit failed");
+  CHECK_STATUS(feint_mesh_write_vtu(file, &m, 0, NULL, 0, NULL), FEINT_ERR_IO,
+               "(partial file removed)");
+  CHECK_STATUS(feint_mesh_write_vtu(link, &m, 0, NULL, 0, NULL), FEINT_ERR_IO,
+               "(partial file left in place: the path is a link or was replaced)");
+  CHECK(setrlimit(RLIMIT_FSIZE, &keep) == 0, "setrlimit (restore) failed");
+  struct stat st;
+  CHECK(access(file, F_OK) != 0, "the partial file %s was kept", file);
+  CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode) && access(target, F_OK) == 0,
+        "the link %s or its target was removed", link);
+  remove(link);
+  remove(target);
+  feint_mesh_destroy(&m);
+}
+
 int main(void) {
   if (access("/usr/bin/python3", X_OK) != 0) {
     printf("SKIP: /usr/bin/python3 not found (its xml.etree parses the output)\n");
@@ -184,6 +278,8 @@ int main(void) {
   fputs(script, f);
   fclose(f);
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) check_mesh_vtu((feint_element)el);
+  check_names();
+  check_write_errors();
   char cmd[128];
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
   if (system(cmd) != 0) fprintf(stderr, "t606: could not remove %s\n", tmpdir);

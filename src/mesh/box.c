@@ -52,6 +52,8 @@ static double vertex_coord(const box_mesh *m, size_t i, size_t j, size_t k, int 
   double x = (double)idx[a] * h;
   if (m->perturb == FEINT_PERTURB_NONE || idx[a] == 0 || idx[a] == n[a]) return x;
   /* interior in direction a: move along a only (keeps the box faces flat) */
+  /* AFFINE moves tets as it moves prisms (tets are affine anyway): a second,
+   * differently perturbed tet mesh (tests/variant_fixture.h, t204 use it) */
   uint64_t key;
   if (m->perturb == FEINT_PERTURB_AFFINE && m->element == FEINT_HEX8)
     key = ((uint64_t)idx[a] << 40) + (uint64_t)a; /* per grid plane: boxes */

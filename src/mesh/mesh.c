@@ -123,6 +123,14 @@ static int cell_problem(const uint32_t *v, int len, size_t num_vertices, int *n1
   return 0;
 }
 
+/* 1 if a cell of `len` nodes has an index >= num_vertices (the error
+ * path's search for the first such cell after one that repeats a vertex). */
+static int cell_out_of_range(const uint32_t *v, int len, size_t num_vertices) {
+  int bad = 0;
+  for (int i = 0; i < len; i++) bad |= (size_t)v[i] >= num_vertices;
+  return bad;
+}
+
 /* 1 if a cell of `len` nodes has an index >= num_vertices or a repeated
  * vertex: the scans' test (elements and faces), without branches; `len`
  * is a literal at every element call (first_bad_elem), so the loops unroll
@@ -181,6 +189,48 @@ feint_status feint_mesh_check(const feint_mesh *mesh) {
   FEINT_CHECK(nf == 0 || mesh->faces != NULL, FEINT_ERR_NULL_ARG,
               "mesh->faces is NULL but num_faces = %zu", nf);
 
+  /* The documented order: indices outside [0, num_vertices) (elements, then
+   * faces), non-finite coordinates, repeated vertices (elements, then faces).
+   * One scan per array finds the first cell with either index problem; only
+   * if that cell repeats a vertex, on the error path, are the cells after it
+   * searched again for an index out of range. */
+  const uint32_t *c = mesh->conn, *f = mesh->faces;
+  int n1 = 0, n2 = 0;
+  const size_t bad_elem = first_bad_elem(c, ne, ns, nv);
+  size_t bad_face;
+  FIRST_BAD(nf, cell_bad(f + 4 * e, face_len(f + 4 * e), (uint32_t)nv), bad_face);
+  if (bad_elem != SIZE_MAX) {
+    size_t e_out = bad_elem;
+    if (cell_problem(c + bad_elem * (size_t)ns, ns, nv, &n1, &n2) != 1) {
+      const uint32_t *rest = c + (bad_elem + 1) * (size_t)ns;
+      FIRST_BAD(ne - bad_elem - 1, cell_out_of_range(rest + (size_t)ns * e, ns, nv), e_out);
+      e_out = e_out == SIZE_MAX ? SIZE_MAX : bad_elem + 1 + e_out;
+    }
+    if (e_out != SIZE_MAX) {
+      const uint32_t *v = c + e_out * (size_t)ns;
+      cell_problem(v, ns, nv, &n1, &n2);
+      FEINT_CHECK(0, FEINT_ERR_OUT_OF_RANGE,
+                  "element %zu node %d is vertex %u, outside [0, num_vertices = %zu)", e_out, n1,
+                  (unsigned)v[n1], nv);
+    }
+  }
+  if (bad_face != SIZE_MAX) {
+    size_t f_out = bad_face;
+    if (cell_problem(f + 4 * bad_face, face_len(f + 4 * bad_face), nv, &n1, &n2) != 1) {
+      const uint32_t *rest = f + 4 * (bad_face + 1);
+      FIRST_BAD(nf - bad_face - 1, cell_out_of_range(rest + 4 * e, face_len(rest + 4 * e), nv),
+                f_out);
+      f_out = f_out == SIZE_MAX ? SIZE_MAX : bad_face + 1 + f_out;
+    }
+    if (f_out != SIZE_MAX) {
+      const uint32_t *v = f + 4 * f_out;
+      cell_problem(v, face_len(v), nv, &n1, &n2);
+      FEINT_CHECK(0, FEINT_ERR_OUT_OF_RANGE,
+                  "face %zu node %d is vertex %u, outside [0, num_vertices = %zu)", f_out, n1,
+                  (unsigned)v[n1], nv);
+    }
+  }
+
   const double *x = mesh->coords;
   size_t bad;
   FIRST_BAD(nv, coord_bad(x + 3 * e), bad);
@@ -190,28 +240,17 @@ feint_status feint_mesh_check(const feint_mesh *mesh) {
                 x[3 * bad + a]);
   }
 
-  const uint32_t *c = mesh->conn;
-  int n1 = 0, n2 = 0;
-  bad = first_bad_elem(c, ne, ns, nv);
-  if (bad != SIZE_MAX) {
-    const uint32_t *v = c + bad * (size_t)ns;
-    const int kind = cell_problem(v, ns, nv, &n1, &n2);
-    FEINT_CHECK(kind != 1, FEINT_ERR_OUT_OF_RANGE,
-                "element %zu node %d is vertex %u, outside [0, num_vertices = %zu)", bad, n1,
-                (unsigned)v[n1], nv);
-    FEINT_CHECK(0, FEINT_ERR_DEGENERATE, "element %zu repeats vertex %u (nodes %d and %d)", bad,
-                (unsigned)v[n1], n1, n2);
+  /* no index is out of range: a bad cell repeats a vertex */
+  if (bad_elem != SIZE_MAX) {
+    const uint32_t *v = c + bad_elem * (size_t)ns;
+    cell_problem(v, ns, nv, &n1, &n2);
+    FEINT_CHECK(0, FEINT_ERR_DEGENERATE, "element %zu repeats vertex %u (nodes %d and %d)",
+                bad_elem, (unsigned)v[n1], n1, n2);
   }
-
-  const uint32_t *f = mesh->faces;
-  FIRST_BAD(nf, cell_bad(f + 4 * e, face_len(f + 4 * e), (uint32_t)nv), bad);
-  if (bad != SIZE_MAX) {
-    const uint32_t *v = f + 4 * bad;
-    const int kind = cell_problem(v, face_len(v), nv, &n1, &n2);
-    FEINT_CHECK(kind != 1, FEINT_ERR_OUT_OF_RANGE,
-                "face %zu node %d is vertex %u, outside [0, num_vertices = %zu)", bad, n1,
-                (unsigned)v[n1], nv);
-    FEINT_CHECK(0, FEINT_ERR_DEGENERATE, "face %zu repeats vertex %u (nodes %d and %d)", bad,
+  if (bad_face != SIZE_MAX) {
+    const uint32_t *v = f + 4 * bad_face;
+    cell_problem(v, face_len(v), nv, &n1, &n2);
+    FEINT_CHECK(0, FEINT_ERR_DEGENERATE, "face %zu repeats vertex %u (nodes %d and %d)", bad_face,
                 (unsigned)v[n1], n1, n2);
   }
   return FEINT_SUCCESS;

@@ -15,8 +15,24 @@
  *            onto themselves);
  *   prism6 : swap 1 <-> 2 and 4 <-> 5 (x <-> y in both triangles, which keeps
  *            the bottom and top triangles where they are).
+ *
+ * Scale.  det J is of the order of the element's size cubed: on raw
+ * coordinates it overflows for elements above ~1e102 and underflows to zero
+ * below ~1e-108, though feint_integrate accepts such elements (rescale.c).
+ * So the signs are taken on the element multiplied by 2^-e, where max |x| =
+ * f 2^e with f in [1/2, 1): every coordinate lies in (-1, 1) and |J_ab| <= 2,
+ * so nothing overflows.  The scaling is exact (a coordinate loses bits only
+ * if it becomes subnormal, below 2^-1021 of the largest), and every operation
+ * of det J then scales exactly too: the sign is the raw one wherever the raw
+ * det J neither overflows nor underflows, so ordinary meshes are classified
+ * as before, and an element feint_integrate accepts (det J >= 2^-40 m^3,
+ * m = max |J_ab|, itself at least ~2^-54 after scaling: an edge is at least
+ * an ulp of max |x|) has a scaled det J of at least ~2^-202, far from
+ * underflow.  The coordinates are not translated (to the first node, say):
+ * for prisms and hexahedra that would round J differently.
  */
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "kernel/geometry.h"
@@ -29,11 +45,19 @@ static const int orient_swaps[FEINT_ELEMENT_COUNT][5] = {
     [FEINT_HEX8] = {1, 3, 5, 7, -1},
 };
 
-/* +1 fine, -1 inverted, 0 degenerate. */
+/* +1 fine, -1 inverted, 0 degenerate: the signs of det J of the element
+ * scaled into (-1, 1) (see the top of the file). */
 static int elem_orientation(int et, const double *coords, const uint32_t *v) {
-  double x[FEINT_MAX_NODES][3];
+  double x[FEINT_MAX_NODES][3], m = 0.0;
   for (int n = 0; n < feint_elem_nodes(et); n++)
-    for (int a = 0; a < 3; a++) x[n][a] = coords[3 * (size_t)v[n] + (size_t)a];
+    for (int a = 0; a < 3; a++) {
+      x[n][a] = coords[3 * (size_t)v[n] + (size_t)a];
+      m = fabs(x[n][a]) > m ? fabs(x[n][a]) : m;
+    }
+  int e;
+  frexp(m, &e); /* m = 0 (every node at the origin): e = 0, det J = 0 */
+  for (int n = 0; n < feint_elem_nodes(et); n++)
+    for (int a = 0; a < 3; a++) x[n][a] = ldexp(x[n][a], -e);
   int pos = 0, neg = 0;
   for (int q = 0; q < feint_elem_qpts(et); q++) {
     const double det = feint_jacobian_det(et, q, x);

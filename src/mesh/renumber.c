@@ -10,7 +10,16 @@
  * space, so an element's vertices get close indices and neighbouring
  * elements touch the same rows of coords and of a CSR matrix: fewer cache
  * lines per element in a gather or an assembly.
+ *
+ * The grid map works for every finite mesh: a coordinate is scaled by an
+ * exact power of two before the box's origin is subtracted (grid_map), so
+ * that neither the box's extent nor a centroid's sum of nodes overflows and
+ * an extent below 2^21 / DBL_MAX (~1e-302) still gives a finite scale.
+ * Ordinary meshes (|x| <= DBL_MAX / 16, extent above that) take the factor
+ * 1, and their order is the one computed without it, bit for bit.
  */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,16 +56,50 @@ static uint64_t hilbert_index(uint32_t x[3]) {
   return h;
 }
 
+/* Per axis: grid coordinate = (x * pre - lo_pre) * scale, lo_pre = lo * pre,
+ * pre an exact power of two (see grid_init). */
 typedef struct {
-  double lo[3], scale[3]; /* grid coordinate = (x - lo) * scale */
+  double pre[3], lo_pre[3], scale[3];
 } grid_map;
 
-static uint64_t point_key(const grid_map *g, const double p[3]) {
+/* A centroid sums up to FEINT_MAX_NODES coordinates: with |x| <= DBL_MAX /
+ * GRID_HUGE_DIV neither that sum nor the extent hi - lo can overflow. */
+#define GRID_HUGE_DIV 16.0
+_Static_assert(FEINT_MAX_NODES <= 16, "GRID_HUGE_DIV must cover a centroid's sum of nodes");
+
+/* The map of the bounding box [lo, hi] of a finite mesh.  Per axis:
+ *  - |lo| or |hi| > DBL_MAX / 16: pre = 1/16, so that hi - lo and a
+ *    centroid's sum stay finite;
+ *  - 0 < hi - lo < 2^21 / DBL_MAX, where 2^21 / (hi - lo) would be inf
+ *    and (x - lo) * inf NaN at x = lo: pre = 2^600.  Distinct doubles that
+ *    close lie within 2^53 (hi - lo) < 2^-949 of 0, so x 2^600 is exact
+ *    and small, and the scaled extent (>= 2^-474) has a finite scale;
+ *  - otherwise (every ordinary mesh) pre = 1: the map (x - lo) * scale as
+ *    computed without pre.
+ * hi == lo (a flat axis) gives scale 0: every point in cell 0. */
+static void grid_init(grid_map *g, const double lo[3], const double hi[3]) {
+  const double cells = (double)(1u << HILBERT_BITS);
+  for (int a = 0; a < 3; a++) {
+    const double big = fabs(lo[a]) > fabs(hi[a]) ? fabs(lo[a]) : fabs(hi[a]);
+    double pre = big > DBL_MAX / GRID_HUGE_DIV ? 1.0 / GRID_HUGE_DIV : 1.0;
+    if (pre == 1.0 && hi[a] > lo[a] && cells / (hi[a] - lo[a]) > DBL_MAX) pre = 0x1p600;
+    const double extent = hi[a] * pre - lo[a] * pre;
+    g->pre[a] = pre;
+    g->lo_pre[a] = lo[a] * pre;
+    g->scale[a] = extent > 0.0 ? cells / extent : 0.0;
+  }
+}
+
+/* The Hilbert index of the point whose coordinates, multiplied by g->pre,
+ * are q[0..2]. */
+static uint64_t point_key(const grid_map *g, const double q[3]) {
   uint32_t x[3];
   const double max = (double)((1u << HILBERT_BITS) - 1);
   for (int a = 0; a < 3; a++) {
-    double s = (p[a] - g->lo[a]) * g->scale[a];
-    s = s < 0.0 ? 0.0 : s > max ? max : s;
+    double s = (q[a] - g->lo_pre[a]) * g->scale[a];
+    /* grid_init keeps s finite and not NaN for points of the box; written
+     * so that a NaN would still land in cell 0 (casting it is undefined) */
+    s = s > 0.0 ? (s < max ? s : max) : 0.0;
     x[a] = (uint32_t)s;
   }
   return hilbert_index(x);
@@ -112,21 +155,24 @@ feint_status feint_mesh_renumber(feint_mesh *mesh, unsigned what, uint32_t *vert
 
   /* the grid over the bounding box */
   grid_map g;
-  double hi[3];
-  for (int a = 0; a < 3; a++) g.lo[a] = hi[a] = mesh->coords[a];
+  double lo[3], hi[3];
+  for (int a = 0; a < 3; a++) lo[a] = hi[a] = mesh->coords[a];
   for (size_t v = 0; v < nv; v++)
     for (int a = 0; a < 3; a++) {
       const double x = mesh->coords[3 * v + (size_t)a];
-      g.lo[a] = x < g.lo[a] ? x : g.lo[a];
+      lo[a] = x < lo[a] ? x : lo[a];
       hi[a] = x > hi[a] ? x : hi[a];
     }
-  for (int a = 0; a < 3; a++)
-    g.scale[a] = hi[a] > g.lo[a] ? (double)(1u << HILBERT_BITS) / (hi[a] - g.lo[a]) : 0.0;
+  grid_init(&g, lo, hi);
 
   /* vertices */
   if (do_v) {
 #pragma omp parallel for schedule(static)
-    for (size_t v = 0; v < nv; v++) keys[v] = (key_index){point_key(&g, mesh->coords + 3 * v), v};
+    for (size_t v = 0; v < nv; v++) {
+      double q[3];
+      for (int a = 0; a < 3; a++) q[a] = mesh->coords[3 * v + (size_t)a] * g.pre[a];
+      keys[v] = (key_index){point_key(&g, q), v};
+    }
     sort_keys(keys, keys_tmp, nv);
     double *xyz = scratch;
     for (size_t k = 0; k < nv; k++) {
@@ -148,7 +194,8 @@ feint_status feint_mesh_renumber(feint_mesh *mesh, unsigned what, uint32_t *vert
     for (size_t e = 0; e < ne; e++) {
       double c[3] = {0, 0, 0};
       for (size_t n = 0; n < ns; n++)
-        for (int a = 0; a < 3; a++) c[a] += mesh->coords[3 * (size_t)mesh->conn[e * ns + n] + (size_t)a];
+        for (int a = 0; a < 3; a++)
+          c[a] += mesh->coords[3 * (size_t)mesh->conn[e * ns + n] + (size_t)a] * g.pre[a];
       for (int a = 0; a < 3; a++) c[a] /= (double)ns;
       keys[e] = (key_index){point_key(&g, c), e};
     }

@@ -10,13 +10,20 @@
  * vtkCellSizeFilter), so prisms are written in the order 0 2 1 3 5 4
  * (vtk_node_order).  The
  * element tags, if any, are written as the cell data array "elem_tags"
- * (Int32).  Every argument is checked before the file is opened; a write
- * error removes the partial file.
+ * (Int32).  Every argument is checked before the file is opened: a field
+ * name must be representable in XML 1.0, which has no form, not even
+ * escaped, for most bytes below 0x20 (so all of them and DEL are refused),
+ * and no two arrays of a section may share a name (a reader would keep one
+ * of them).  A write error removes the partial file only if the path names
+ * the regular file this call wrote (created or truncated): a device, FIFO
+ * or symbolic link at the path is left as it is.
  */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat, lstat */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "mesh/mesh_internal.h"
 
@@ -31,15 +38,33 @@ static const int vtk_node_order[FEINT_ELEMENT_COUNT][FEINT_MAX_NODES] = {
     [FEINT_PRISM6] = {0, 2, 1, 3, 5, 4},
     [FEINT_HEX8] = {0, 1, 2, 3, 4, 5, 6, 7}};
 
-/* Check the fields of one kind: names, components, values finite. */
+/* Check the fields of one kind: names (XML-representable, unique in the
+ * section, none equal to `automatic`, the name of an array the writer adds
+ * itself, if not NULL), components, values finite. */
 static feint_status check_fields(const char *kind, size_t num_fields, const feint_vtu_field *fields,
-                                 size_t count) {
+                                 size_t count, const char *automatic) {
   FEINT_CHECK(num_fields == 0 || fields != NULL, FEINT_ERR_NULL_ARG,
               "%s_fields is NULL but num_%s_fields = %zu", kind, kind, num_fields);
   for (size_t f = 0; f < num_fields; f++) {
     const feint_vtu_field *d = &fields[f];
     FEINT_CHECK(d->name != NULL && d->name[0] != '\0', FEINT_ERR_NULL_ARG,
                 "%s_fields[%zu].name is NULL or empty", kind, f);
+    for (size_t i = 0; d->name[i] != '\0'; i++) {
+      const unsigned char b = (unsigned char)d->name[i];
+      FEINT_CHECK(b >= 0x20 && b != 0x7f, FEINT_ERR_OUT_OF_RANGE,
+                  "%s_fields[%zu].name has the control byte 0x%02x at offset %zu; control "
+                  "bytes are refused, XML 1.0 cannot hold most of them (allowed: bytes "
+                  "0x20..0x7e and 0x80..0xff)",
+                  kind, f, (unsigned)b, i);
+    }
+    FEINT_CHECK(automatic == NULL || strcmp(d->name, automatic) != 0, FEINT_ERR_UNSUPPORTED,
+                "%s_fields[%zu].name is '%s', the name of the array written from "
+                "mesh->elem_tags; rename the field",
+                kind, f, d->name);
+    for (size_t g = 0; g < f; g++)
+      FEINT_CHECK(strcmp(d->name, fields[g].name) != 0, FEINT_ERR_UNSUPPORTED,
+                  "%s_fields[%zu] and [%zu] are both named '%s'; names must differ", kind, g, f,
+                  d->name);
     FEINT_CHECK(d->num_components >= 1 && d->num_components <= VTU_MAX_COMPONENTS,
                 FEINT_ERR_OUT_OF_RANGE, "%s field '%s': num_components = %d, allowed 1..%d", kind,
                 d->name, d->num_components, VTU_MAX_COMPONENTS);
@@ -95,10 +120,15 @@ feint_status feint_mesh_write_vtu(const char *path, const feint_mesh *mesh, size
                                   const feint_vtu_field *cell_fields) {
   FEINT_CHECK(path != NULL, FEINT_ERR_NULL_ARG, "path is NULL");
   FEINT_CALL(feint_mesh_check(mesh));
-  FEINT_CALL(check_fields("point", num_point_fields, point_fields, mesh->num_vertices));
-  FEINT_CALL(check_fields("cell", num_cell_fields, cell_fields, mesh->num_elem));
+  FEINT_CALL(check_fields("point", num_point_fields, point_fields, mesh->num_vertices, NULL));
+  FEINT_CALL(check_fields("cell", num_cell_fields, cell_fields, mesh->num_elem,
+                          mesh->elem_tags ? "elem_tags" : NULL));
   FILE *f = fopen(path, "w");
   FEINT_CHECK(f != NULL, FEINT_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(errno));
+  /* what was opened: only a regular file may be removed after a write error */
+  struct stat opened;
+  const int regular = fstat(fileno(f), &opened) == 0 && S_ISREG(opened.st_mode);
+  errno = 0;
   const size_t nv = mesh->num_vertices, ne = mesh->num_elem;
   const size_t ns = (size_t)feint_mesh_nodes_per_elem(mesh->element);
   fputs("<?xml version=\"1.0\"?>\n"
@@ -137,8 +167,22 @@ feint_status feint_mesh_write_vtu(const char *path, const feint_mesh *mesh, size
   const int failed = ferror(f) != 0;
   const int close_failed = fclose(f) != 0;
   if (failed || close_failed) {
-    remove(path);
-    FEINT_CHECK(0, FEINT_ERR_IO, "write error on '%s' (file removed)", path);
+    const int write_errno = errno;
+    /* remove the partial file only if the path itself still names it (lstat: a link to it is
+     * not removed, nor is a file put there since): never a device or a FIFO */
+    const char *fate = "not a regular file: left in place";
+    if (regular) {
+      struct stat now;
+      if (lstat(path, &now) != 0 || !S_ISREG(now.st_mode) || now.st_dev != opened.st_dev ||
+          now.st_ino != opened.st_ino)
+        fate = "partial file left in place: the path is a link or was replaced";
+      else if (remove(path) != 0)
+        fate = "partial file left in place: it could not be removed";
+      else
+        fate = "partial file removed";
+    }
+    FEINT_CHECK(0, FEINT_ERR_IO, "write error on '%s': %s (%s)", path,
+                write_errno ? strerror(write_errno) : "unknown cause", fate);
   }
   return FEINT_SUCCESS;
 }
