@@ -233,12 +233,34 @@ static void check_malformed(const char *fx) {
   {
     char *s = replace(fx, "3 4 1 4", "4 5 1 5");
     char *t = replace(s, "4 20 30 40 50\n", "4 20 30 40 50\n3 2 6 1\n5 10 20 30 40 50 99\n");
-    char line[32];
+    char line[32], first[48];
     snprintf(line, sizeof line, "line %d:", line_of(fx, "$EndElements"));
     expect_error(t, strlen(t), FEINT_ERR_UNSUPPORTED, "mixed 3-D element types", line,
                  "mixed tets and prisms");
+    /* the earlier block by its line too (an ASCII file has no byte offsets) */
+    snprintf(first, sizeof first, "in an earlier block (line %d)", line_of(fx, "3 2 4 2"));
+    expect_error(t, strlen(t), FEINT_ERR_UNSUPPORTED, "mixed 3-D element types", first,
+                 "mixed tets and prisms: the first block");
     free(s);
     free(t);
+  }
+  /* $Entities after $Elements: the elements' physical tags would be lost
+   * (every tag 0, once, without a word) */
+  {
+    const char *a = strstr(fx, "$Entities"), *b = strstr(fx, "$EndEntities\n");
+    if (a == NULL || b == NULL) {
+      TEST_FAIL("fixture lacks $Entities");
+    } else {
+      b += strlen("$EndEntities\n");
+      const size_t n = strlen(fx) + 1;
+      char *s = malloc(n);
+      snprintf(s, n, "%.*s%s%.*s", (int)(a - fx), fx, b, (int)(b - a), a);
+      char line[32];
+      snprintf(line, sizeof line, "line %d:", line_of(s, "$Entities"));
+      expect_error(s, strlen(s), FEINT_ERR_FORMAT, "$Entities after $Elements", line,
+                   "$Entities last");
+      free(s);
+    }
   }
   /* missing sections, no 3-D elements */
   {

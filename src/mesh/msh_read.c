@@ -71,6 +71,19 @@ typedef struct {
   int size_bytes;   /* bytes of a binary size_t field (4 or 8) */
 } msh_reader;
 
+/* Position `at` of the file as its messages name it: "line N" in an ASCII
+ * file, "byte offset N" in a binary one. */
+static void msh_where(const msh_reader *r, size_t at, char *where, size_t size) {
+  if (at > r->len) at = r->len;
+  if (r->binary_file) {
+    snprintf(where, size, "byte offset %zu", at);
+    return;
+  }
+  size_t line = 1;
+  for (size_t i = 0; i < at; i++) line += r->buf[i] == '\n';
+  snprintf(where, size, "line %zu", line);
+}
+
 static feint_status msh_fail(const msh_reader *r, feint_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static feint_status msh_fail(const msh_reader *r, feint_status status, const char *fmt, ...) {
@@ -79,14 +92,7 @@ static feint_status msh_fail(const msh_reader *r, feint_status status, const cha
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  const size_t at = r->tok < r->len ? r->tok : r->len;
-  if (r->binary_file)
-    snprintf(where, sizeof where, "byte offset %zu", at);
-  else {
-    size_t line = 1;
-    for (size_t i = 0; i < at; i++) line += r->buf[i] == '\n';
-    snprintf(where, sizeof where, "line %zu", line);
-  }
+  msh_where(r, r->tok, where, sizeof where);
   return feint_error_set(status, "feint_mesh_read_msh", __FILE__, __LINE__, "%s: %s: %s", r->name,
                          where, msg);
 }
@@ -142,7 +148,7 @@ static feint_status text_int(msh_reader *r, long long lo, long long hi, long lon
   MSH_CHECK(r, digits > 0 && (r->pos == r->len || is_space(r->buf[r->pos])), FEINT_ERR_FORMAT,
             "%s is not an integer", what);
   MSH_CHECK(r, !overflow && x <= (unsigned long long)LLONG_MAX, FEINT_ERR_FORMAT,
-            "%s overflows a 64-bit integer", what);
+            "%s does not fit a signed 64-bit integer (magnitude above 2^63 - 1)", what);
   const long long s = neg ? -(long long)x : (long long)x;
   MSH_CHECK(r, s >= lo && s <= hi, FEINT_ERR_FORMAT, "%s = %lld, allowed %lld..%lld", what, s, lo,
             hi);
@@ -381,6 +387,11 @@ static feint_status parse_names(msh_reader *r, msh_parse *p) {
  * physical tags, (not points: numBounding, bounding tags). */
 static feint_status parse_entities(msh_reader *r, msh_parse *p) {
   MSH_CHECK(r, !p->have_entities, FEINT_ERR_FORMAT, "second $Entities section");
+  /* the elements' physical tags are looked up in the entities as the
+   * elements are read; Gmsh writes $Entities before $Nodes and $Elements */
+  MSH_CHECK(r, !p->have_elements, FEINT_ERR_FORMAT,
+            "$Entities after $Elements (the elements' physical tags come from the entities, "
+            "which must come first)");
   p->have_entities = 1;
   uint64_t num[4];
   for (int d = 0; d < 4; d++)
@@ -561,10 +572,14 @@ static feint_status parse_elements(msh_reader *r, msh_parse *p) {
         p->element = t->element;
         p->vol_block_at = block_at;
       }
-      MSH_CHECK(r, p->element == t->element, FEINT_ERR_UNSUPPORTED,
-                "mixed 3-D element types: %s here, %s in an earlier block (byte offset %zu); "
-                "feint meshes hold one element type",
-                t->name, feint_element_name((feint_element)p->element), p->vol_block_at);
+      if (p->element != t->element) {
+        char first[64];
+        msh_where(r, p->vol_block_at, first, sizeof first);
+        return msh_fail(r, FEINT_ERR_UNSUPPORTED,
+                        "mixed 3-D element types: %s here, %s in an earlier block (%s); feint "
+                        "meshes hold one element type",
+                        t->name, feint_element_name((feint_element)p->element), first);
+      }
     }
     FEINT_CALL(get_size(r, SIZE_MAX, &n, "numElementsInBlock"));
     r->tok = block_at;
