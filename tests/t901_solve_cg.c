@@ -14,7 +14,11 @@
  *    and the same iteration count (+-1); a host-only build refuses it with
  *    FEINT_ERR_NO_DEVICE;
  *  - feint_solve on feint_operator (every form it can create) gives the
- *    solution of the assembled system to the same bound. */
+ *    solution of the assembled system to the same bound;
+ *  - b (and the initial guess) scaled by sigma = 2^-600, 2^540, 1e-170,
+ *    1e-200, 1e+160: x scales by sigma, in the same number of iterations
+ *    (||b||^2 underflowed or overflowed before the solver normalised b:
+ *    "converged" at x = 0, or NOT_FINITE). */
 #include <stdlib.h>
 
 #include "solve_fixture.h"
@@ -128,6 +132,96 @@ static void check_assembled(void) {
   sf_problem_destroy(&p);
 }
 
+/* ||xs / sigma - x1||_2 (the division first: the squares of xs itself
+ * underflow or overflow for the sigmas below) */
+static double scaled_dist(const double *xs, double sigma, const double *x1, size_t n) {
+  double s = 0;
+  for (size_t i = 0; i < n; i++) s += (xs[i] / sigma - x1[i]) * (xs[i] / sigma - x1[i]);
+  return sqrt(s);
+}
+
+/* Bound of ||xs / sigma - x1|| for a decimal sigma: e1 = ||b - A x1|| /
+ * lambda_min bounds the unscaled run's error; the scaled run's error is at
+ * most its own true residual / lambda_min, which is the unscaled one's up to
+ * the effect of rounding sigma b (O(kappa eps ||b||), far below rtol ||b||
+ * at the same iteration count): 2 e1, and 3 e1 leaves room; plus 4 eps
+ * ||x1|| for the rounding of sigma b, sigma x_0 and of xs / sigma here. */
+static double scaled_bound(double e1, double x1_norm) {
+  return 3.0 * e1 + 4.0 * DBL_EPSILON * x1_norm;
+}
+
+/* b and the initial guess scaled by sigma.  A power of two scales the
+ * problem exactly, so x, the iteration count, the history and info's norms
+ * must be sigma times the unscaled run's, bit for bit (the solver's own
+ * scaling is by a power of two as well).  A decimal sigma rounds sigma b: the
+ * same iteration count and x within scaled_bound.  Before the solver scaled
+ * b, ||b||^2 underflowed for 2^-600, 1e-170, 1e-200 (0 iterations, x = 0,
+ * "converged") and overflowed for 2^540, 1e+160 (NOT_FINITE). */
+static void check_scaled_rhs(void) {
+  sf_problem p;
+  if (!sf_problem_create(&p, 8, FIX_GENERAL, 0.25)) {
+    TEST_FAIL("problem set-up failed: %s", feint_last_error());
+    return;
+  }
+  const size_t n = p.n;
+  feint_solve_operator op = sf_csr_operator(&p.A);
+  double *x0 = malloc(n * sizeof(double)), *x1 = malloc(n * sizeof(double));
+  double *xs = malloc(n * sizeof(double)), *bs = malloc(n * sizeof(double));
+  double *h1 = malloc((MAX_ITER + 1) * sizeof(double));
+  double *hs = malloc((MAX_ITER + 1) * sizeof(double));
+  for (size_t i = 0; i < n; i++) x0[i] = mms_exact(p.mesh.coords + 3 * i);
+  const double bn = sf_norm(p.b, n), x0n = sf_norm(x0, n), an = sf_norm_inf(&p.A);
+  const double sigmas[] = {0x1p-600, 0x1p+540, 1e-170, 1e-200, 1e+160};
+  const int num_exact = 2; /* the powers of two first */
+  /* target_kernels = 1: the device code path, in offload builds */
+  for (int tk = 0; tk < (feint_offload_built() ? 2 : 1); tk++)
+    for (int guess = 0; guess < 2; guess++)
+      for (int pc = 0; pc < FEINT_PC_COUNT; pc++)
+        for (int s = 0; s < FEINT_SOLVER_COUNT; s++) {
+          for (size_t i = 0; i < n; i++) x1[i] = guess ? x0[i] : 0.0;
+          const feint_solve_desc d1 = {s, pc, RTOL, MAX_ITER, h1};
+          feint_solve_info in1;
+          CHECK_STATUS(feint_solve_run(&op, &d1, p.b, x1, &in1, tk), FEINT_SUCCESS, NULL);
+          const double e1 = sf_true_residual(&p.A, p.b, x1) / p.lambda_low;
+          const double x1n = sf_norm(x1, n);
+          for (size_t k = 0; k < sizeof sigmas / sizeof sigmas[0]; k++) {
+            const double sg = sigmas[k];
+            char what[128];
+            snprintf(what, sizeof what, "%s, pc %s, %s guess, %s, b x %g", sname(s), pname(pc),
+                     guess ? "nonzero" : "zero", tk ? "device passes" : "host passes", sg);
+            for (size_t i = 0; i < n; i++) bs[i] = sg * p.b[i], xs[i] = guess ? sg * x0[i] : 0.0;
+            const feint_solve_desc ds = {s, pc, RTOL, MAX_ITER, hs};
+            feint_solve_info ins = {0, 0.0, 0.0, 0};
+            CHECK_STATUS(feint_solve_run(&op, &ds, bs, xs, &ins, tk), FEINT_SUCCESS, NULL);
+            CHECK(ins.converged && ins.iterations == in1.iterations,
+                  "%s: converged %d after %zu iterations, unscaled %zu", what, ins.converged,
+                  ins.iterations, in1.iterations);
+            if (ins.iterations != in1.iterations) continue;
+            if ((int)k < num_exact) {
+              size_t diff = 0;
+              for (size_t i = 0; i < n; i++) diff += xs[i] != sg * x1[i];
+              for (size_t j = 0; j <= ins.iterations; j++) diff += hs[j] != sg * h1[j];
+              diff += ins.residual_norm != sg * in1.residual_norm;
+              diff += ins.rhs_norm != sg * in1.rhs_norm;
+              CHECK(diff == 0, "%s: %zu entries of x, history, info differ from sigma x the "
+                    "unscaled ones", what, diff);
+            } else {
+              const double dist = scaled_dist(xs, sg, x1, n), bound = scaled_bound(e1, x1n);
+              CHECK(dist <= bound, "%s: ||x / sigma - x_1|| = %g > %g", what, dist, bound);
+              CHECK_CLOSE(ins.rhs_norm / sg, in1.rhs_norm, (double)n, bn, 2.0, what);
+              /* r_0 = b - A x_0: sigma b, sigma x_0 rounded: eps (||b|| + ||A|| ||x_0||) */
+              CHECK_CLOSE(hs[0] / sg, h1[0], (double)n, h1[0] + bn + an * x0n, 4.0, what);
+              CHECK(hs[ins.iterations] == ins.residual_norm &&
+                        ins.residual_norm <= RTOL * ins.rhs_norm,
+                    "%s: residual %g, history %g, rtol ||b|| %g", what, ins.residual_norm,
+                    hs[ins.iterations], RTOL * ins.rhs_norm);
+            }
+          }
+        }
+  free(x0), free(x1), free(xs), free(bs), free(h1), free(hs);
+  sf_problem_destroy(&p);
+}
+
 /* feint_solve on feint_operator: every form the operator layer creates,
  * against the CG solution of the assembled system */
 static void check_operator_forms(void) {
@@ -138,7 +232,8 @@ static void check_operator_forms(void) {
   }
   const size_t n = p.n;
   double *xa = calloc(n, sizeof(double)), *x = malloc(n * sizeof(double));
-  double *b = malloc(n * sizeof(double));
+  double *b = malloc(n * sizeof(double)), *bs = malloc(n * sizeof(double));
+  double *xs = malloc(n * sizeof(double));
   feint_solve_operator sop = sf_csr_operator(&p.A);
   const feint_solve_desc d0 = {FEINT_SOLVER_CG, FEINT_PC_NONE, RTOL, MAX_ITER, NULL};
   CHECK_STATUS(feint_solve_run(&sop, &d0, p.b, xa, NULL, 0), FEINT_SUCCESS, NULL);
@@ -167,16 +262,30 @@ static void check_operator_forms(void) {
         CHECK_STATUS(feint_solve(op, &d, b, x, &in), FEINT_SUCCESS, NULL);
         CHECK(in.converged, "form %d, %s: not converged", form, sname(s));
         check_same_solution(&p, x, xa, "feint_operator vs assembled");
+        /* b x 1e-200 (||b||^2 underflows unscaled): x x 1e-200, the same
+         * iterations (check_scaled_rhs; the bound's e1 from the assembled
+         * matrix, which includes its difference from the form's) */
+        for (size_t i = 0; i < n; i++) bs[i] = 1e-200 * b[i], xs[i] = 0.0;
+        feint_solve_info ins = {0, 0.0, 0.0, 0};
+        CHECK_STATUS(feint_solve(op, &d, bs, xs, &ins), FEINT_SUCCESS, NULL);
+        const double dist = scaled_dist(xs, 1e-200, x, n);
+        const double bound = scaled_bound(sf_true_residual(&p.A, b, x) / p.lambda_low,
+                                          sf_norm(x, n));
+        CHECK(ins.converged && ins.iterations == in.iterations && dist <= bound,
+              "form %d, %s, b x 1e-200: converged %d, %zu iterations (unscaled %zu), "
+              "||x / 1e-200 - x_1|| = %g (bound %g)",
+              form, sname(s), ins.converged, ins.iterations, in.iterations, dist, bound);
       }
       feint_operator_destroy(op);
     }
   CHECK(created > 0, "feint_operator_create made no operator");
-  free(xa), free(x), free(b);
+  free(xa), free(x), free(b), free(bs), free(xs);
   sf_problem_destroy(&p);
 }
 
 int main(void) {
   check_assembled();
+  check_scaled_rhs();
   check_operator_forms();
   return test_finish("t901_solve_cg");
 }

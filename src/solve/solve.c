@@ -24,6 +24,26 @@
  *                 p^T q, r^T r, r^T M^-1 r (4)                = 12, 1 reduction
  * (without a preconditioner the reads of M^-1 drop: 11 and 10), plus the
  * operator application.
+ *
+ * Scaling: the iteration solves A y = s b from y_0 = s x_0 and returns
+ * x = y / s, with s = 2^-e a power of two that brings ||b||_inf into
+ * [1/2, 1) (e from frexp).  Its sums of squares (||b||^2, ||r||^2, p^T A p)
+ * then stay in double's range whatever b's magnitude (A's permitting; an
+ * initial guess within ~1e150 of b's scale): unscaled, ||b||^2
+ * underflowed to 0 for ||b|| below ~1e-160 (the stopping test rtol ||b||
+ * became 0: "converged" at x = 0) and overflowed above ~1e+154
+ * (NOT_FINITE).  Multiplying by a power of two is exact outside the
+ * subnormal range, so the scaled iteration is the unscaled one times s,
+ * bit for bit: the same alpha, beta, stopping decisions and iteration count
+ * (the Jacobi preconditioner is linear, M^-1 (s r) = s M^-1 r).  The
+ * residuals reported (history, info, messages) are multiplied back by 1/s,
+ * exactly.  s b and s x_0 are made by a scaling pass (kern_scale) over the
+ * copies of b and x_0 the iteration works on (s b: a host copy of b as well
+ * unless s = 1), not inside kern_init: a multiply added there changed clang's
+ * interleaving of the pass's `simd` reduction (4 -> 2 partial sums), hence
+ * the order of ||r_0||^2's terms and the last bits of every iterate.  (With
+ * the pass as it is, x, the history and info of 48 solves, CG and pipelined,
+ * both preconditioners, zero and nonzero x_0, came out bitwise as before.)
  */
 #include <math.h>
 #include <stdint.h>
@@ -52,11 +72,12 @@ static inline int omp_get_num_threads(void) { return 1; }
 
 /* The vectors of an iteration (host or device pointers, as the pass runs)
  * and its two scalars.  dinv: the inverse diagonal, NULL without
- * preconditioner (z = r). */
+ * preconditioner (z = r).  b: s b, x: y = s x (scaling above).  scale: the
+ * factor of kern_scale. */
 typedef struct {
   double *x, *r, *p, *q;
   const double *b, *dinv;
-  double alpha, beta;
+  double alpha, beta, scale;
 } solve_vecs;
 
 #pragma omp declare target
@@ -64,6 +85,8 @@ typedef struct {
 static inline double precond(const solve_vecs *v, size_t i, double ri) {
   return v->dinv ? v->dinv[i] * ri : ri;
 }
+/* x *= scale (s b and y_0 = s x_0, run on the vector in x) */
+static inline void kern_scale(const solve_vecs *v, size_t i) { v->x[i] *= v->scale; }
 /* r = b - q (q = A x_0), p = z; sums b^T b, r^T r, r^T z */
 static inline void kern_init(const solve_vecs *v, size_t i, double s[NSUM]) {
   const double bi = v->b[i], ri = bi - v->q[i], zi = precond(v, i, ri);
@@ -106,7 +129,7 @@ static inline void kern_pcg_dots(const solve_vecs *v, size_t i, double s[NSUM]) 
 }
 #pragma omp end declare target
 
-enum { K_INIT, K_CG_PQ, K_CG_XR, K_CG_P, K_PCG_XRP, K_PCG_DOTS };
+enum { K_SCALE, K_INIT, K_CG_PQ, K_CG_XR, K_CG_P, K_PCG_XRP, K_PCG_DOTS };
 
 /* Where the passes run. */
 typedef struct {
@@ -205,6 +228,7 @@ static feint_status vec_pass(const solve_ctx *c, int kernel, const solve_vecs *v
   const size_t n = c->n;
   if (!c->on_target) {
     switch (kernel) {
+      case K_SCALE: HOST_UPDATE_PASS(kern_scale); break;
       case K_INIT: HOST_SUM_PASS(kern_init); break;
       case K_CG_PQ: HOST_SUM_PASS(kern_cg_pq); break;
       case K_CG_XR: HOST_SUM_PASS(kern_cg_xr); break;
@@ -220,6 +244,7 @@ static feint_status vec_pass(const solve_ctx *c, int kernel, const solve_vecs *v
   const size_t chunk = c->chunk;
   double *part = c->part;
   switch (kernel) {
+    case K_SCALE: DEVICE_UPDATE_PASS(kern_scale); break;
     case K_INIT: DEVICE_SUM_PASS(kern_init); break;
     case K_CG_PQ: DEVICE_SUM_PASS(kern_cg_pq); break;
     case K_CG_XR: DEVICE_SUM_PASS(kern_cg_xr); break;
@@ -302,43 +327,65 @@ static const char *solver_name(feint_solver s) {
   return s == FEINT_SOLVER_PIPELINED_CG ? "pipelined CG" : "CG";
 }
 
-/* What an iteration reports back. */
+/* What an iteration reports back.  rr, bb: of the scaled problem (s^2 times
+ * the unscaled sums); unscale = 1/s = 2^scale_exp turns its norms back into
+ * the caller's (exactly: sqrt(s^2 a) = s sqrt(a) for s^2 a power of 4). */
 typedef struct {
   size_t k;
   double rr, bb;
   int converged;
+  int scale_exp;
+  double unscale;
 } solve_state;
 
 static void record(const feint_solve_desc *d, solve_state *st, size_t k, double rr) {
   st->k = k;
   st->rr = rr;
-  if (d->history) d->history[k] = sqrt(rr);
+  if (d->history) d->history[k] = sqrt(rr) * st->unscale;
 }
 
-/* A scalar of the iteration that must be finite; NOT_FINITE naming it. */
+/* A sum of squares of the scaled problem (quadratic in s) in the caller's
+ * units, for messages; in two steps, since 1/s^2 may overflow where 1/s
+ * does not. */
+static double unscaled_sq(const solve_state *st, double val) {
+  return val * st->unscale * st->unscale;
+}
+
+/* A scalar of the iteration that must be finite; NOT_FINITE naming it.
+ * The scalars checked are all quadratic in s; the message gives them and
+ * ||r|| unscaled. */
 #define CHECK_FINITE_SCALAR(val, what)                                                          \
   FEINT_CHECK(isfinite(val), FEINT_ERR_NOT_FINITE,                                              \
               "%s, iteration %zu: %s = %g is not finite (a NaN or Inf in the operator's "        \
               "output or the vectors); ||r|| = %g",                                             \
-              solver_name(d->solver), st->k, (what), (val), sqrt(st->rr))
+              solver_name(d->solver), st->k, (what), unscaled_sq(st, val),                      \
+              sqrt(st->rr) * st->unscale)
 
 /* Breakdown test of a curvature / preconditioned norm that must be > 0. */
 #define CHECK_POSITIVE_SCALAR(val, what)                                                        \
   FEINT_CHECK((val) > 0.0, FEINT_ERR_BREAKDOWN,                                                 \
               "%s breakdown at iteration %zu: %s = %g <= 0, so the operator or "                \
               "preconditioner is not positive definite; ||r|| = %g",                            \
-              solver_name(d->solver), st->k, (what), (val), sqrt(st->rr))
+              solver_name(d->solver), st->k, (what), unscaled_sq(st, val),                      \
+              sqrt(st->rr) * st->unscale)
 
-/* r_0 = b - A x_0, p_0 = z_0; records k = 0.  sums: b^T b, r^T r, r^T z. */
-static feint_status start(const feint_solve_operator *op, const solve_ctx *c, const feint_solve_desc *d,
-                          solve_vecs *v, solve_state *st, double *rz) {
+/* r_0 = s b - A y_0, p_0 = z_0; records k = 0.  sums: (s b)^T (s b), r^T r,
+ * r^T z.  With ||s b||_inf in [1/2, 1), r_0^T r_0 overflows only when
+ * ||A x_0|| exceeds ||b|| by ~150 orders of magnitude (or the operator
+ * produced a NaN or Inf): the message says so. */
+static feint_status start(const feint_solve_operator *op, const solve_ctx *c,
+                          const feint_solve_desc *d, solve_vecs *v, solve_state *st, double *rz) {
   double s[NSUM] = {0.0, 0.0, 0.0, 0.0};
   FEINT_CALL(op->apply(op->ctx, v->x, v->q));
   FEINT_CALL(vec_pass(c, K_INIT, v, 3, s));
   st->bb = s[0];
   record(d, st, 0, s[1]);
   *rz = s[2];
-  CHECK_FINITE_SCALAR(st->rr, "r_0^T r_0 (r_0 = b - A x_0)");
+  FEINT_CHECK(isfinite(st->rr), FEINT_ERR_NOT_FINITE,
+              "%s, iteration 0: r_0^T r_0 (r_0 = b - A x_0) = %g is not finite with b and x_0 "
+              "scaled by 2^%d (so that ||b||_inf is about 1): a NaN or Inf from the operator, "
+              "or ||A x_0|| beyond ~1e150 ||b|| (an initial guess far off b's scale)",
+              solver_name(d->solver), unscaled_sq(st, st->rr), -st->scale_exp);
   return FEINT_SUCCESS;
 }
 
@@ -404,25 +451,49 @@ static feint_status pipelined_iterate(const feint_solve_operator *op, const solv
 
 /* ---- checks, set-up, the public call ------------------------------------------ */
 
-/* First index of a non-finite entry of a host array, SIZE_MAX if none; *all_zero. */
-static size_t scan_host(const double *a, size_t n, int *all_zero) {
+/* First index of a non-finite entry of a host array, SIZE_MAX if none;
+ * *max_abs = max_i |a_i| (meaningful when all are finite; 0: a = 0). */
+static size_t scan_host(const double *a, size_t n, double *max_abs) {
   size_t first = SIZE_MAX;
-  int nonzero = 0;
-#pragma omp parallel for schedule(static) reduction(min : first) reduction(| : nonzero)
+  double m = 0.0;
+#pragma omp parallel for schedule(static) reduction(min : first) reduction(max : m)
   for (size_t i = 0; i < n; i++) {
     if (!isfinite(a[i]) && i < first) first = i;
-    nonzero |= a[i] != 0.0;
+    m = fmax(m, fabs(a[i]));
   }
-  if (all_zero) *all_zero = !nonzero;
+  *max_abs = m;
   return first;
+}
+
+/* e with ||b||_inf = m 2^e, m in [1/2, 1): the iteration's scale s = 2^-e.
+ * Clamped to +-1020 so that s and 1/s are normal numbers (b's largest and
+ * subnormal entries: ||s b||_inf then lies in [2^-54, 16)). */
+static int scale_exponent(double b_max_abs) {
+  int e;
+  (void)frexp(b_max_abs, &e);
+  return e < -1020 ? -1020 : e > 1020 ? 1020 : e;
 }
 
 static void fill_info(feint_solve_info *info, const solve_state *st) {
   if (!info) return;
   info->iterations = st->k;
-  info->residual_norm = sqrt(st->rr);
-  info->rhs_norm = sqrt(st->bb);
+  info->residual_norm = sqrt(st->rr) * st->unscale;
+  info->rhs_norm = sqrt(st->bb) * st->unscale;
   info->converged = st->converged;
+}
+
+/* x = y / s on the host copy of the last iterate; 0 if an entry overflowed
+ * (the solution is not representable: ||b|| near double's maximum and A
+ * small).  Once per solve: plain `parallel for`, not `parallel for simd
+ * reduction` (the clang 19 offload -O1 miscompile, HOST_SUM_PASS). */
+static int unscale_host(double *x, size_t n, double unscale) {
+  int finite = 1;
+#pragma omp parallel for schedule(static) reduction(& : finite)
+  for (size_t i = 0; i < n; i++) {
+    x[i] *= unscale;
+    finite &= isfinite(x[i]);
+  }
+  return finite;
 }
 
 feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_desc *desc,
@@ -448,10 +519,10 @@ feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_d
   FEINT_CHECK((uintptr_t)b + n * sizeof(double) <= (uintptr_t)x ||
                   (uintptr_t)x + n * sizeof(double) <= (uintptr_t)b,
               FEINT_ERR_UNSUPPORTED, "b and x overlap");
-  int b_zero;
-  size_t bad = scan_host(b, n, &b_zero);
+  double b_max, x_max;
+  size_t bad = scan_host(b, n, &b_max);
   FEINT_CHECK(bad == SIZE_MAX, FEINT_ERR_NOT_FINITE, "b[%zu] = %g is not finite", bad, b[bad]);
-  bad = scan_host(x, n, NULL);
+  bad = scan_host(x, n, &x_max);
   FEINT_CHECK(bad == SIZE_MAX, FEINT_ERR_NOT_FINITE,
               "x[%zu] = %g (the initial guess) is not finite", bad, x[bad]);
 
@@ -480,8 +551,8 @@ feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_d
               "device vectors need an offload build (make GPU=sm_XX)");
 #endif
 
-  solve_state st = {0, 0.0, 0.0, 0};
-  if (b_zero) { /* A x = 0: x = 0, nothing to iterate */
+  solve_state st = {0, 0.0, 0.0, 0, 0, 1.0};
+  if (b_max == 0.0) { /* A x = 0: x = 0, nothing to iterate */
     memset(x, 0, n * sizeof(double));
     st.converged = 1;
     if (d.history) d.history[0] = 0.0;
@@ -517,7 +588,14 @@ feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_d
     }
   }
 
-  /* the vectors, where the passes run: x, r, p, q (+ b, M^-1 on a device) */
+  /* the scale s = 2^-e (frexp, ldexp: host only; the passes get s in v) */
+  st.scale_exp = scale_exponent(b_max);
+  st.unscale = ldexp(1.0, st.scale_exp);
+  const double scale = ldexp(1.0, -st.scale_exp);
+
+  /* the vectors, where the passes run: x, r, p, q (+ s b where b needs
+   * scaling or the passes run on a device, + M^-1 on a device) */
+  const int copy_b = c.on_target || scale != 1.0;
   double *vx = NULL, *vr = NULL, *vp = NULL, *vq = NULL, *vb = NULL, *vdinv = NULL;
   feint_status s = FEINT_SUCCESS;
 #define TRY(expr)                  \
@@ -528,8 +606,11 @@ feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_d
   TRY(vec_alloc(&c, n, &vr));
   TRY(vec_alloc(&c, n, &vp));
   TRY(vec_alloc(&c, n, &vq));
-  if (c.on_target) {
+  if (copy_b) {
     TRY(vec_alloc(&c, n, &vb));
+    TRY(vec_copy(&c, vb, b, n, 1));
+  }
+  if (c.on_target) {
     if (dinv_host) TRY(vec_alloc(&c, n, &vdinv));
     TRY(vec_alloc(&c, NSUM * (size_t)c.num_teams, &c.part));
     if (s == FEINT_SUCCESS) {
@@ -538,13 +619,18 @@ feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_d
         s = feint_error_set(FEINT_ERR_ALLOC, __func__, __FILE__, __LINE__,
                             "cannot allocate %d partial sums", NSUM * c.num_teams);
     }
-    TRY(vec_copy(&c, vb, b, n, 1));
     if (dinv_host) TRY(vec_copy(&c, vdinv, dinv_host, n, 1));
   }
   TRY(vec_copy(&c, vx, x, n, 1));
+  if (scale != 1.0) { /* s b and y_0 = s x_0, in place */
+    const solve_vecs vsb = {vb, NULL, NULL, NULL, NULL, NULL, 0.0, 0.0, scale};
+    const solve_vecs vsx = {vx, NULL, NULL, NULL, NULL, NULL, 0.0, 0.0, scale};
+    TRY(vec_pass(&c, K_SCALE, &vsb, 0, NULL));
+    if (x_max != 0.0) TRY(vec_pass(&c, K_SCALE, &vsx, 0, NULL));
+  }
   if (s == FEINT_SUCCESS) {
-    solve_vecs v = {vx, vr, vp, vq, c.on_target ? vb : b, c.on_target ? vdinv : dinv_host,
-                    0.0, 0.0};
+    solve_vecs v = {vx, vr, vp, vq, copy_b ? vb : b, c.on_target ? vdinv : dinv_host,
+                    0.0, 0.0, scale};
     s = d.solver == FEINT_SOLVER_CG ? cg_iterate(op, &c, &d, &v, &st)
                                     : pipelined_iterate(op, &c, &d, &v, &st);
     /* x = the last iterate also after NOT_FINITE / BREAKDOWN met in the iteration */
@@ -552,15 +638,25 @@ feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_d
                                  s == FEINT_ERR_BREAKDOWN;
     if (iteration_status) {
       const feint_status s_iter = s;
-      s = vec_copy(&c, x, vx, n, 0);
+      /* k = 0: x still holds x_0 (y_0 / s could differ from it where s x_0
+       * left double's normal range) */
+      s = st.k > 0 ? vec_copy(&c, x, vx, n, 0) : FEINT_SUCCESS;
       if (s == FEINT_SUCCESS) {
+        const int x_finite = st.k == 0 || scale == 1.0 || unscale_host(x, n, st.unscale);
         fill_info(info, &st);
         s = s_iter;
-        if (s == FEINT_SUCCESS && !st.converged)
+        if (s == FEINT_SUCCESS && !x_finite)
+          s = feint_error_set(FEINT_ERR_NOT_FINITE, __func__, __FILE__, __LINE__,
+                              "%s, iteration %zu: x = y * 2^%d overflows (y the iterate of the "
+                              "system scaled so that ||b||_inf is about 1): the solution is "
+                              "beyond double's range",
+                              solver_name(d.solver), st.k, st.scale_exp);
+        else if (s == FEINT_SUCCESS && !st.converged)
           s = feint_error_set(FEINT_ERR_NOT_CONVERGED, __func__, __FILE__, __LINE__,
                               "%s did not converge in %zu iterations: ||r|| = %g > rtol ||b|| = "
                               "%g x %g",
-                              solver_name(d.solver), st.k, sqrt(st.rr), d.rtol, sqrt(st.bb));
+                              solver_name(d.solver), st.k, sqrt(st.rr) * st.unscale, d.rtol,
+                              sqrt(st.bb) * st.unscale);
       }
     }
   }
