@@ -143,7 +143,7 @@ feint_status feint_pm_platform_load(const char *path, feint_pm_platform *out) {
   FEINT_CHECK(path != NULL, FEINT_ERR_NULL_ARG, "path is NULL");
   FEINT_CHECK(out != NULL, FEINT_ERR_NULL_ARG, "out is NULL");
   FILE *f = fopen(path, "r");
-  FEINT_CHECK(f != NULL, FEINT_ERR_UNSUPPORTED, "cannot open platform file '%s': %s", path,
+  FEINT_CHECK(f != NULL, FEINT_ERR_IO, "cannot open platform file '%s': %s", path,
                  strerror(errno));
   enum { MAX_FILE = 64 * 1024 };
   char *text = malloc(MAX_FILE + 1);
@@ -156,7 +156,7 @@ feint_status feint_pm_platform_load(const char *path, feint_pm_platform *out) {
   fclose(f);
   if (read_error || n > MAX_FILE) {
     free(text);
-    return feint_pm_error(FEINT_ERR_UNSUPPORTED, __func__,
+    return feint_pm_error(read_error ? FEINT_ERR_IO : FEINT_ERR_UNSUPPORTED, __func__,
                           "platform file '%s': %s", path,
                           read_error ? "read error" : "larger than 64 KiB");
   }

@@ -87,9 +87,9 @@ int main(void) {
   CHECK_STATUS(feint_pm_platform_parse(text, "t405", &p), FEINT_ERR_BAD_SIZE, "field 'peak_gbs' = \"unmeasured\"");
 
   /* Files: a missing file, and every shipped platform by name. */
-  CHECK_STATUS(feint_pm_platform_load("/nonexistent/x.platform", &p), FEINT_ERR_UNSUPPORTED,
+  CHECK_STATUS(feint_pm_platform_load("/nonexistent/x.platform", &p), FEINT_ERR_IO,
                   "/nonexistent/x.platform");
-  CHECK_STATUS(feint_pm_platform_find("../etc", NULL, &p), FEINT_ERR_UNSUPPORTED, "../etc");
+  CHECK_STATUS(feint_pm_platform_find("../etc", NULL, &p), FEINT_ERR_IO, "../etc");
   const char *dirs[3] = {getenv("FEINT_PLATFORM_DIR"), "perfmodel/platforms", "../perfmodel/platforms"};
   const char *dir = NULL;
   for (int d = 0; d < 3 && dir == NULL; d++)
