@@ -3,7 +3,8 @@
  * vector b^e (f = 1), the closed form (vol G G^T and vol/4, G[n] = gradient
  * of barycentric coordinate n) and the largest error.
  *
- * Build: make examples   (or: cc -std=c11 -Iinclude examples/01_single_tet.c
+ * Build: make examples   (or, with the compiler that built the library:
+ *                          clang-19 -std=c11 -Iinclude examples/01_single_tet.c
  *                          build/lib/libfeint.a -fopenmp -lm)
  * Run:   build/examples/01_single_tet [--quiet]
  *        --quiet prints nothing; exit 0 if the error is within round-off,

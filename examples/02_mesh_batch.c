@@ -7,7 +7,8 @@
  *                                              of the Laplace operator)
  * and prints the counts, the sums and their errors.
  *
- * Build: make examples   (or: cc -std=c11 -fopenmp -Iinclude
+ * Build: make examples   (or, with the compiler that built the library:
+ *                          clang-19 -std=c11 -fopenmp -Iinclude
  *                          examples/02_mesh_batch.c build/lib/libfeint.a -lm)
  * Run:   build/examples/02_mesh_batch [--quiet]
  *        --quiet prints nothing; exit 0 if both errors are within round-off,

@@ -9,8 +9,9 @@
  * ParaView.  Prints the time of each phase, the iterations, the residual,
  * and the largest nodal error beside its a-priori bound.
  *
- * Build: make examples   (installed: cc $(pkg-config --cflags feint)
- *                          03_gmsh_poisson.c $(pkg-config --libs feint))
+ * Build: make examples   (installed, with the compiler that built feint:
+ *          $(pkg-config --variable=compiler feint) $(pkg-config --cflags feint)
+ *          03_gmsh_poisson.c $(pkg-config --libs feint))
  * Mesh:  gmsh -3 -format msh41 -clmax 0.1 examples/data/unit_box.geo -o box.msh
  * Run:   build/examples/03_gmsh_poisson [--quiet] [--device] [box.msh [out.vtu]]
  *        without a mesh file: feint's own 8 x 8 x 8 box mesh (no file written

@@ -15,7 +15,9 @@
  *  - All arrays are double precision and live in host memory.
  *  - "N_S" is the number of shape functions (= nodes) of the element, "N_Q"
  *    the number of quadrature points, N_D = 3 the space dimension.
- *  - Every function returns a feint_status; FEINT_SUCCESS is 0.  On any
+ *  - Every function that can fail returns a feint_status; FEINT_SUCCESS is
+ *    0 (the others return a string or an int: feint_status_string,
+ *    feint_last_error, the *_name functions, feint_offload_built).  On any
  *    argument error the output arrays are left untouched, and
  *    feint_last_error() returns a sentence naming the argument, the value
  *    received and what is allowed.
@@ -253,7 +255,7 @@ typedef struct {
   int device;              /* device number for FEINT_TARGET_DEVICE (0: the first) */
 } feint_integrate_desc;
 
-/* Where the last successful feint_integrate on this thread ran. */
+/* Where the last successful call on this thread ran (feint_last_execution). */
 typedef struct {
   feint_target ran_on; /* FEINT_TARGET_HOST or FEINT_TARGET_DEVICE */
   int device;          /* device number if ran_on == FEINT_TARGET_DEVICE, else -1 */
@@ -298,13 +300,15 @@ const char *feint_last_error(void);
 /* Fill *info for a variant.  FEINT_ERR_OUT_OF_RANGE for an unknown variant. */
 feint_status feint_variant_get_info(feint_variant variant, feint_variant_info *info);
 
-/* Fill *info for an element type. */
+/* Fill *info for an element type.
+ * Errors: FEINT_ERR_NULL_ARG (info), FEINT_ERR_OUT_OF_RANGE (element). */
 feint_status feint_element_get_info(feint_element element, feint_element_info *info);
 
 /* Evaluate all shape functions of an element at a point xi of its reference
  * element: phi[n] (n < N_S) and, if dphi != NULL, the reference gradients
  * dphi[n][0..2] = d phi_n / d xi_0..2.  Points outside the element are
- * allowed (the polynomials are evaluated). */
+ * allowed (the polynomials are evaluated).
+ * Errors: FEINT_ERR_OUT_OF_RANGE (element), FEINT_ERR_NULL_ARG (xi, phi). */
 feint_status feint_element_eval(feint_element element, const double xi[3], double *phi,
                                 double (*dphi)[3]);
 
@@ -314,15 +318,19 @@ const char *feint_problem_name(feint_problem problem);
 const char *feint_layout_name(feint_layout layout);
 
 /* Number of doubles per element of one array of a case (Table 3 of the
- * paper): e.g. tet4/poisson geometry 12, coeffs 4, A 16, b 4. */
+ * paper): e.g. tet4/poisson geometry 12, coeffs 4, A 16, b 4.
+ * Errors: FEINT_ERR_NULL_ARG (entries), FEINT_ERR_OUT_OF_RANGE (element,
+ * problem, array). */
 feint_status feint_array_entries(feint_element element, feint_problem problem,
                                  feint_array array, size_t *entries);
 
 /* Number of doubles to allocate for one array of num_elem elements in a
  * layout (blocked rounds up to whole blocks; packed: N (N + 1) / 2 per
- * element for A_e, natural for the other arrays).  FEINT_ERR_BAD_SIZE if the
- * count, or the count in bytes, overflows size_t; FEINT_ERR_UNSUPPORTED for
- * A_e of conv-diff in the packed layout (not symmetric). */
+ * element for A_e, natural for the other arrays).
+ * Errors: FEINT_ERR_NULL_ARG (len), FEINT_ERR_OUT_OF_RANGE (element, problem,
+ * array, layout), FEINT_ERR_BAD_SIZE if the count, or the count in bytes,
+ * overflows size_t; FEINT_ERR_UNSUPPORTED for A_e of conv-diff in the packed
+ * layout (not symmetric). */
 feint_status feint_array_len(feint_element element, feint_problem problem, feint_array array,
                              feint_layout layout, size_t num_elem, size_t *len);
 
@@ -338,8 +346,11 @@ feint_status feint_array_len(feint_element element, feint_problem problem, feint
  *  Memory space: host arrays, unless desc->target is FEINT_TARGET_DEVICE and
  *  desc->flags has FEINT_FLAG_DEVICE_POINTERS (then all four are device
  *  pointers on desc->device).
- * num_elem = 0 is a no-op (pointers may then be NULL).
- * Errors: FEINT_ERR_NULL_ARG, FEINT_ERR_OUT_OF_RANGE (enum values),
+ * num_elem = 0 writes nothing (pointers may then be NULL); desc, its target
+ * and device are still checked.
+ * Errors: FEINT_ERR_NULL_ARG (desc; an array with num_elem > 0),
+ * FEINT_ERR_OUT_OF_RANGE (enum values, desc->target included; unknown bits in
+ * desc->flags; desc->device < 0 with FEINT_TARGET_DEVICE),
  * FEINT_ERR_BAD_SIZE (overflow), FEINT_ERR_DEGENERATE (an element failing the
  * degeneracy criterion above, or with a non-finite coordinate; the message
  * names the lowest such element index), FEINT_ERR_NOT_AFFINE (geo_linear
@@ -350,38 +361,65 @@ feint_status feint_array_len(feint_element element, feint_problem problem, feint
  * for the per-point cases, and the values),
  * FEINT_ERR_NOT_FINITE (a non-finite coefficient, or an element whose
  * A_e/b_e entries would exceed the double range; named),
- * FEINT_ERR_UNSUPPORTED (an element outside the safe range with
- * FEINT_FLAG_DEVICE_POINTERS: its rescaled path runs on host arrays only;
- * layout_in = FEINT_LAYOUT_PACKED; packed output of conv-diff),
- * FEINT_ERR_NO_DEVICE (device target without a device and without
- * FEINT_FLAG_ALLOW_HOST_FALLBACK), FEINT_ERR_DEVICE (offload failure).
+ * FEINT_ERR_UNSUPPORTED (A_e or b_e overlapping another of the four arrays;
+ * FEINT_FLAG_DEVICE_POINTERS with FEINT_TARGET_HOST; an element outside the
+ * safe range with FEINT_FLAG_DEVICE_POINTERS: its rescaled path runs on host
+ * arrays only; layout_in = FEINT_LAYOUT_PACKED; packed output of conv-diff),
+ * FEINT_ERR_NO_DEVICE (device target, desc->device not an available device
+ * (host-only build, no GPU, or a number >= the device count), and no
+ * FEINT_FLAG_ALLOW_HOST_FALLBACK, or FEINT_FLAG_DEVICE_POINTERS, which cannot
+ * fall back), FEINT_ERR_ALLOC (device copies of host arrays; with
+ * FEINT_FLAG_DEVICE_POINTERS the host copy of geometry and coeffs that the
+ * checks read), FEINT_ERR_DEVICE (a device copy failed).
  * The geometry and coefficient checks are skipped with
  * FEINT_FLAG_TRUST_GEOMETRY. */
 feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
                              const double *geometry, const double *coeffs, double *A_e,
                              double *b_e);
 
-/* Where the last successful feint_integrate() of this thread ran (also a
- * call with num_elem = 0: where it would have run): a call that asked for a
- * device and ran on the host says so here (never silently). */
+/* Where the last successful call of this thread that takes a target ran:
+ * feint_integrate (also with num_elem = 0: where it would have run),
+ * feint_integrate_mesh (also with mesh->num_elem = 0), feint_assemble,
+ * feint_assemble_mapped and feint_csr_spmv; also
+ * feint_operator_create, through the feint_assemble (ASSEMBLED form) or
+ * feint_integrate_mesh (other forms) that it calls.  feint_operator_apply
+ * and feint_solve do not set it, nor does a failing call (though a failing
+ * feint_operator_create may have set it before it failed).  A call that
+ * asked for a device and ran on the host says so here (never silently).
+ * Errors: FEINT_ERR_NULL_ARG (exec), FEINT_ERR_UNSUPPORTED (no such call has
+ * succeeded on this thread yet; *exec untouched). */
 feint_status feint_last_execution(feint_execution *exec);
 
 /* ---- Devices (OpenMP target offload) -------------------------------------
- * In a host-only build every device has count 0 and the calls below return
- * FEINT_ERR_NO_DEVICE.  Device memory is addressed with plain pointers that
- * are valid only on that device. */
+ * In a host-only build feint_device_count returns FEINT_SUCCESS with count 0,
+ * and feint_device_alloc, _free, _copy_to and _copy_from return
+ * FEINT_ERR_NO_DEVICE whatever their arguments (feint_device_free(d, NULL)
+ * included; feint_device_alloc returns FEINT_ERR_NULL_ARG first if ptr is
+ * NULL).  An offload build with no device available (no GPU, or
+ * OMP_TARGET_OFFLOAD=DISABLED) returns FEINT_ERR_NO_DEVICE from them too.
+ * Device memory is addressed with plain pointers that are valid only on that
+ * device. */
 
-/* Number of offload devices visible to this build (0 in a host-only build). */
+/* Number of offload devices visible to this build (0 in a host-only build).
+ * Errors: FEINT_ERR_NULL_ARG (count). */
 feint_status feint_device_count(int *count);
 
 /* 1 if this library was built with offload support (make GPU=sm_XX). */
 int feint_offload_built(void);
 
-/* Allocate / free `bytes` of memory on `device`. */
+/* Allocate / free `bytes` of memory on `device`.
+ * Errors (both): FEINT_ERR_NO_DEVICE (no device available, see above),
+ * FEINT_ERR_OUT_OF_RANGE (device outside [0, count)); alloc also
+ * FEINT_ERR_NULL_ARG (ptr), FEINT_ERR_BAD_SIZE (bytes = 0), FEINT_ERR_ALLOC
+ * (omp_target_alloc failed).  free: ptr NULL on a valid device is a no-op. */
 feint_status feint_device_alloc(int device, size_t bytes, void **ptr);
 feint_status feint_device_free(int device, void *ptr);
 
-/* Copy `bytes` host -> device and device -> host. */
+/* Copy `bytes` host -> device and device -> host.  bytes = 0 is a no-op
+ * (pointers may be NULL) once the device is checked.
+ * Errors: FEINT_ERR_NO_DEVICE and FEINT_ERR_OUT_OF_RANGE (device) as
+ * feint_device_alloc, FEINT_ERR_NULL_ARG (dst or src with bytes > 0),
+ * FEINT_ERR_DEVICE (omp_target_memcpy failed). */
 feint_status feint_device_copy_to(int device, void *dst_device, const void *src_host,
                                   size_t bytes);
 feint_status feint_device_copy_from(int device, void *dst_host, const void *src_device,
@@ -391,7 +429,11 @@ feint_status feint_device_copy_from(int device, void *dst_host, const void *src_
  * to the other (src and dst must not overlap; natural and blocked only:
  * FEINT_LAYOUT_PACKED is FEINT_ERR_UNSUPPORTED).  Same layout: plain copy
  * (blocked: the valid lanes only; padding lanes of src are not read, those
- * of dst are not written). */
+ * of dst are not written).  num_elem = 0 is a no-op (pointers may be NULL).
+ * Errors: FEINT_ERR_OUT_OF_RANGE (src_layout, dst_layout),
+ * FEINT_ERR_UNSUPPORTED (a packed layout; src and dst overlapping),
+ * FEINT_ERR_NULL_ARG (src or dst with num_elem > 0), FEINT_ERR_BAD_SIZE
+ * (entries = 0 with num_elem > 0; the size in bytes overflows size_t). */
 feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout src_layout,
                                   const double *src, feint_layout dst_layout, double *dst);
 
@@ -400,7 +442,15 @@ feint_status feint_layout_convert(size_t num_elem, size_t entries, feint_layout 
  * they receive, entry by entry, the sum of the absolute values of the terms
  * that were added, with each global shape-function derivative replaced by
  * the scale of its round-off (cofactors and det J evaluated with absolute
- * values, see reference.c): the S of round-off tolerances n * eps * S. */
+ * values, see reference.c): the S of round-off tolerances n * eps * S.
+ * Only the arguments are checked, never the values: a degenerate element
+ * (det J = 0) gives non-finite entries and an inverted one entries of the
+ * opposite sign (signed det J), both with FEINT_SUCCESS; coefficients are
+ * used as given (kappa <= 0, mu < 0, NaN or Inf accepted).  No overlap check.
+ * num_elem = 0 is a no-op (element and problem are still checked).
+ * Errors: FEINT_ERR_OUT_OF_RANGE (element, problem), FEINT_ERR_NULL_ARG
+ * (geometry, coeffs, A_e or b_e NULL with num_elem > 0; A_abs and b_abs may
+ * be NULL), FEINT_ERR_BAD_SIZE (an array's size in bytes overflows size_t). */
 feint_status feint_integrate_reference(feint_element element, feint_problem problem,
                                        size_t num_elem, const double *geometry,
                                        const double *coeffs, double *A_e, double *b_e,
@@ -414,19 +464,31 @@ typedef enum {
   FEINT_PERTURB_AFFINE    /* prisms stay affine: x,y moved per vertical column,
                              z per horizontal layer; hexahedra stay boxes:
                              x moved per yz grid plane, y per xz plane, z per
-                             xy plane (tets: same as GENERAL) */
+                             xy plane; tets (affine whatever the
+                             perturbation) move like prisms: x,y per column,
+                             z per layer, a mesh different from GENERAL's */
 } feint_perturb;
 
 /* Elements of the unit box [0,1]^3 split into nx*ny*nz cells: 6 tetrahedra
  * per cell (Kuhn split, conforming), 2 prisms per cell (vertical prisms over
- * the two triangles of the cell's xy square) or 1 hexahedron per cell.
- * num_elem = 6, 2 or 1 times nx ny nz (feint_mesh_box_count).  With a perturbation, interior vertices
+ * the two triangles of the cell's xy square) or 1 hexahedron per cell (the
+ * cell itself, nodes in the reference order); element and node order as in
+ * feint_mesh_box_create.  num_elem = 6, 2 or 1 times nx ny nz
+ * (feint_mesh_box_count).  With a perturbation, interior vertices
  * move by up to `amplitude` times the cell size in each coordinate
  * (0 <= amplitude < 1/6 keeps every element valid: the worst case over all
  * perturbations is det J = (1 - 6 amplitude) h^3 for a tetrahedron, see
- * src/mesh/box.c; larger amplitudes are refused), drawn from a fixed-seed
- * generator (`seed`), so no two elements are alike.  geometry receives
- * feint_array_len(..., FEINT_ARRAY_GEOMETRY, layout, num_elem) doubles. */
+ * src/mesh/box.c; prisms and hexahedra have the same limit; larger
+ * amplitudes are refused), drawn
+ * from a fixed-seed generator (`seed`), so no two elements are alike.
+ * geometry receives feint_array_len(..., FEINT_ARRAY_GEOMETRY, layout,
+ * num_elem) doubles.
+ * Errors: FEINT_ERR_NULL_ARG (num_elem of _count, geometry of _box),
+ * FEINT_ERR_OUT_OF_RANGE (element; _box: perturb, layout, amplitude outside
+ * [0, 1/6) or NaN), FEINT_ERR_BAD_SIZE (nx, ny or nz = 0; more than about
+ * SIZE_MAX / 64 elements; _box: more than 2^32 - 1 vertices),
+ * FEINT_ERR_ALLOC (_box: it builds the mesh of feint_mesh_box_create, then
+ * gathers); geometry untouched on error. */
 feint_status feint_mesh_box_count(feint_element element, size_t nx, size_t ny, size_t nz,
                                   size_t *num_elem);
 feint_status feint_mesh_box(feint_element element, size_t nx, size_t ny, size_t nz,
@@ -483,10 +545,12 @@ feint_status feint_mesh_destroy(feint_mesh *mesh);
  *  FEINT_ERR_NOT_FINITE   a NaN or infinite coordinate ("vertex 7 has
  *                         coordinate y = nan")
  *  FEINT_ERR_DEGENERATE   an element or face with a repeated vertex
- * (the size checks come before the pointer checks of coords/conn; the lowest
- * bad vertex / element / face index is named).  Tags are not checked (any
- * int32 is a tag).  Orientation (det J sign) is not checked here: see
- * feint_mesh_orient.  Cost: one parallel pass over coords, conn and faces. */
+ * (the size checks come before the pointer checks of coords/conn; within a
+ * kind the lowest bad vertex / element / face index is named, elements
+ * before faces).  Tags are not checked (any int32 is a tag).  Orientation
+ * (det J sign) is not checked here: see feint_mesh_orient.  Cost: one
+ * parallel pass over coords, conn and faces (on the error path only, a
+ * second search of conn or faces). */
 feint_status feint_mesh_check(const feint_mesh *mesh);
 
 /* Per-element coordinates of a mesh (the geometry array of
@@ -500,8 +564,13 @@ feint_status feint_mesh_gather_geometry(const feint_mesh *mesh, feint_layout lay
 /* Detect inverted elements (det J < 0 at every quadrature point) and reorder
  * their nodes in mesh->conn so that det J > 0; *num_fixed (if num_fixed is
  * not NULL) receives how many were reordered.  The reordering is a
- * reflection of the reference element: tet4 swaps nodes 1 and 2, prism6
- * swaps 1 <-> 2 and 4 <-> 5 (both triangles reversed, bottom and top kept).
+ * reflection of the reference element (x <-> y): tet4 swaps nodes 1 and 2,
+ * prism6 swaps 1 <-> 2 and 4 <-> 5 (both triangles reversed, bottom and top
+ * kept), hex8 swaps 1 <-> 3 and 5 <-> 7 (both quads reversed, bottom and top
+ * kept).  The signs are those of det J of the element scaled by an exact
+ * power of two into (-1, 1), so elements of any size a double can describe
+ * are classified (a mesh feint_integrate accepts is oriented, not refused),
+ * and ordinary meshes exactly as by the raw det J.
  * Only conn changes (coords, tags and faces do not).  Errors: those of
  * feint_mesh_check, and FEINT_ERR_DEGENERATE naming the first element whose
  * det J is zero, non-finite or changes sign inside it (no reordering fixes
@@ -552,7 +621,9 @@ enum { FEINT_RENUMBER_VERTICES = 1u << 0, FEINT_RENUMBER_ELEMENTS = 1u << 1 };
  * in the order of their position along a Hilbert space-filling curve over
  * the mesh's bounding box, elements (FEINT_RENUMBER_ELEMENTS) in the order
  * of their centroids along the same curve (after the vertices, if both);
- * ties keep the old order, so the result is deterministic.
+ * ties keep the old order, so the result is deterministic.  Any finite mesh
+ * is ordered (a bounding box down to a point, up to +-DBL_MAX); a mesh
+ * scaled by a power of two gets the same permutations.
  * coords, conn (rows and vertex indices), elem_tags and the vertex indices
  * of faces follow; faces keep their order; each element keeps its node order
  * (and so its orientation).  Works on caller-owned meshes too (the arrays
@@ -571,7 +642,9 @@ feint_status feint_mesh_renumber(feint_mesh *mesh, unsigned what, uint32_t *vert
 /* A named data array for feint_mesh_write_vtu: values [n][num_components]
  * (n = num_vertices for point data, num_elem for cell data), row-major. */
 typedef struct {
-  const char *name;     /* the DataArray's Name (XML-escaped on output) */
+  const char *name;     /* the DataArray's Name: non-empty, no control bytes
+                           (< 0x20, 0x7f), unique among the fields of its
+                           kind (XML-escaped on output) */
   int num_components;   /* 1 (scalar), 3 (vector), ... at most 9 */
   const double *values; /* host array, [n][num_components] */
 } feint_vtu_field;
@@ -587,10 +660,16 @@ typedef struct {
  * (they read back exactly).  The file is overwritten.
  * Errors: those of feint_mesh_check; FEINT_ERR_NULL_ARG (path, a fields
  * array with a nonzero count, a name or values NULL, an empty name);
- * FEINT_ERR_OUT_OF_RANGE (num_components outside 1..9); FEINT_ERR_NOT_FINITE
- * (a NaN or infinite value: the message names field, item and component);
- * all checked before the file is opened; FEINT_ERR_IO (cannot open, or a
- * write error: the partial file is removed). */
+ * FEINT_ERR_OUT_OF_RANGE (num_components outside 1..9; a name with a control
+ * byte, 0x01..0x1f or 0x7f: the message names the field, the byte and its
+ * offset); FEINT_ERR_UNSUPPORTED (two fields of one kind with the same name,
+ * or a cell field named "elem_tags" while mesh->elem_tags != NULL);
+ * FEINT_ERR_NOT_FINITE (a NaN or infinite value: the message names field,
+ * item and component); all checked before the file is opened; FEINT_ERR_IO
+ * (cannot open, or a write error: the message gives the cause and says
+ * whether the partial file was removed, which happens only if the path names
+ * the regular file this call created or truncated; a device, FIFO or
+ * symbolic link at the path is left as it is). */
 feint_status feint_mesh_write_vtu(const char *path, const feint_mesh *mesh, size_t num_point_fields,
                                   const feint_vtu_field *point_fields, size_t num_cell_fields,
                                   const feint_vtu_field *cell_fields);
@@ -602,16 +681,21 @@ feint_status feint_mesh_write_vtu(const char *path, const feint_mesh *mesh, size
  *             ...) has index (k (ny+1) + j) (nx+1) + i.
  *  elements : cell (i, j, k) has index c = (k ny + j) nx + i and holds
  *             elements 6c..6c+5 (tets, Kuhn split: every tet has the cell's
- *             diagonal (i,j,k)-(i+1,j+1,k+1) as an edge) or 2c, 2c+1 (prisms
+ *             diagonal (i,j,k)-(i+1,j+1,k+1) as an edge), 2c, 2c+1 (prisms
  *             over the triangles (00,10,11) and (00,11,01) of the cell's xy
- *             square); every element has det J > 0.
+ *             square) or c (hexahedra: the cell, nodes (i,j,k) (i+1,j,k)
+ *             (i+1,j+1,k) (i,j+1,k), then the same at k+1: the reference
+ *             order); every element has det J > 0.
  *  faces    : every boundary face (tets: 2 triangles per boundary cell face;
- *             prisms: triangles on z = 0, 1, quads on the sides), tagged
+ *             prisms: triangles on z = 0, 1, quads on the sides; hexahedra:
+ *             1 quad per boundary cell face), tagged
  *             1 (x = 0), 2 (x = 1), 3 (y = 0), 4 (y = 1), 5 (z = 0),
  *             6 (z = 1); elem_tags is NULL.
  * The mesh owns its arrays: release it with feint_mesh_destroy().  Errors:
- * those of feint_mesh_box (except geometry/layout), FEINT_ERR_BAD_SIZE if the
- * vertex count exceeds 2^32 - 1, FEINT_ERR_ALLOC; *mesh untouched on error. */
+ * FEINT_ERR_NULL_ARG (mesh), FEINT_ERR_OUT_OF_RANGE (element, perturb,
+ * amplitude as feint_mesh_box), FEINT_ERR_BAD_SIZE (nx, ny or nz = 0; too many
+ * elements as feint_mesh_box_count; a vertex count above 2^32 - 1),
+ * FEINT_ERR_ALLOC; *mesh untouched on error. */
 feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, size_t nz,
                                    feint_perturb perturb, double amplitude,
                                    unsigned long long seed, feint_mesh *mesh);
@@ -633,13 +717,17 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
  * back in each call (FEINT_FLAG_DEVICE_POINTERS is not supported on these
  * paths yet: FEINT_ERR_UNSUPPORTED).  Cases: every element (tet4, prism6,
  * hex8) with Poisson, conv-diff and elasticity (poisson_kappa and
- * elasticity_qp, and the packed layout, are refused with
- * FEINT_ERR_UNSUPPORTED until the mesh paths take them); elasticity has
+ * elasticity_qp, and the packed layout in (and out, where there is
+ * per-element output), are refused with FEINT_ERR_UNSUPPORTED until the mesh
+ * paths take them); elasticity has
  * 3 dofs per vertex (dof 3 v + c, as in A^e: element dof 3 r + c), its
  * coefficients must be admissible (FEINT_ERR_BAD_COEFF, as feint_integrate).
  * Elements or coefficients outside the range the kernels integrate without
  * rescaling (feint_integrate rescales them) are refused with
- * FEINT_ERR_UNSUPPORTED naming the element. */
+ * FEINT_ERR_UNSUPPORTED naming the element.  An output that overlaps any
+ * other array of the call (coefficients, mesh->coords, mesh->conn, the
+ * other output; for an assembly also A's row_ptr and col_idx) is refused
+ * with FEINT_ERR_UNSUPPORTED naming both, before anything is written. */
 
 /* A_e, b_e of every element of a mesh (the same numbers as feint_integrate
  * on the gathered geometry).
@@ -647,7 +735,8 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
  *            layout of coeffs, desc->layout_out that of A_e and b_e.
  *  coeffs  : feint_array_len(..., FEINT_ARRAY_COEFFS, layout_in, num_elem)
  *  A_e, b_e: as in feint_integrate.
- * mesh->num_elem = 0 is a no-op. */
+ * mesh->num_elem = 0 is a no-op that still checks desc (its errors) and
+ * records where it would run (feint_last_execution). */
 feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_mesh *mesh,
                                   const double *coeffs, double *A_e, double *b_e);
 
@@ -683,10 +772,13 @@ typedef struct {
  * problem; row and column i = vertex i) or 3 (dof 3 v + c is component c of
  * vertex v, vertex-major).  Entry (i, j) exists iff the vertices of i and j
  * share an element (the diagonal included).  Values are set to zero.
- * Errors: FEINT_ERR_NULL_ARG, FEINT_ERR_OUT_OF_RANGE (dofs_per_vertex, a
- * connectivity index; the message names the element), FEINT_ERR_BAD_SIZE
- * (empty mesh, num_vertices * dofs_per_vertex above INT32_MAX: a column
- * index would overflow 32 bits), FEINT_ERR_ALLOC.  *A untouched on error. */
+ * Errors: FEINT_ERR_NULL_ARG (A, mesh), FEINT_ERR_OUT_OF_RANGE
+ * (dofs_per_vertex), FEINT_ERR_BAD_SIZE (num_vertices * dofs_per_vertex
+ * above INT32_MAX: a column index would overflow 32 bits), those of
+ * feint_mesh_check (NULL arrays; element type, connectivity or face index out
+ * of range; empty mesh; FEINT_ERR_NOT_FINITE for a NaN or infinite
+ * coordinate; FEINT_ERR_DEGENERATE for a repeated vertex in an element or
+ * face), FEINT_ERR_ALLOC.  *A untouched on error. */
 feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint_csr *A);
 
 /* Free a matrix made by feint_csr_create and zero the struct (a matrix with
@@ -699,14 +791,25 @@ feint_status feint_csr_destroy(feint_csr *A);
  * any thread count.  FEINT_TARGET_DEVICE: a
  * target region on `device` (the arrays are copied there and y back), or the
  * host with FEINT_FLAG_ALLOW_HOST_FALLBACK in `flags` when no device exists
- * (feint_last_execution() says where it ran). */
+ * (feint_last_execution() says where it ran).
+ * Errors: FEINT_ERR_NULL_ARG (A, A->row_ptr, x, y; A->col_idx or A->values
+ * with nnz > 0), FEINT_ERR_OUT_OF_RANGE (flags other than
+ * FEINT_FLAG_ALLOW_HOST_FALLBACK, FEINT_FLAG_DEVICE_POINTERS included; target;
+ * device < 0 with FEINT_TARGET_DEVICE), FEINT_ERR_UNSUPPORTED (x and y
+ * overlap; arrays of A that are not a matrix, see feint_csr),
+ * FEINT_ERR_NO_DEVICE (FEINT_TARGET_DEVICE, no such device, no
+ * FEINT_FLAG_ALLOW_HOST_FALLBACK), FEINT_ERR_DEVICE (a device allocation or
+ * copy failed). */
 feint_status feint_csr_spmv(const feint_csr *A, const double *x, double *y, feint_target target,
                             int device, unsigned flags);
 
 /* COO row index of every entry, in CSR order: rows[k] = i for
  * row_ptr[i] <= k < row_ptr[i+1] (rows: [nnz]).  With A->col_idx and
  * A->values this is the COO form of MatSetPreallocationCOO / MatSetValuesCOO
- * (the values are used in place: no copy). */
+ * (the values are used in place: no copy).
+ * Errors: FEINT_ERR_NULL_ARG (A, A->row_ptr; A->col_idx, A->values or rows
+ * with nnz > 0), FEINT_ERR_UNSUPPORTED (arrays of A that are not a matrix,
+ * see feint_csr; the columns of a row may come in any order). */
 feint_status feint_csr_coo_rows(const feint_csr *A, int64_t *rows);
 
 /* Symmetric elimination of Dirichlet conditions u_i = g_i on the dofs
@@ -715,13 +818,24 @@ feint_status feint_csr_coo_rows(const feint_csr *A, int64_t *rows);
  * b[j] -= A[j][i] g_i and A[j][i] = A[i][j] = 0; row i keeps its diagonal
  * a_ii (which must be nonzero) and b[i] = a_ii g_i.  A symmetric positive
  * definite A stays so; the solution of the new system has u_i = g_i.
- * The pattern must be structurally symmetric (feint_csr_create's is). */
+ * The pattern must be structurally symmetric (feint_csr_create's is; not
+ * checked).  num_bc = 0 leaves A and b as they are.
+ * Errors, nothing written: FEINT_ERR_NULL_ARG (A and its arrays as
+ * feint_csr_coo_rows; b; bc_dofs with num_bc > 0), FEINT_ERR_UNSUPPORTED (A
+ * not a matrix, see feint_csr; A not square), FEINT_ERR_OUT_OF_RANGE (a
+ * bc_dofs entry >= num_rows), FEINT_ERR_DEGENERATE (a constrained row whose
+ * diagonal is zero or absent), FEINT_ERR_ALLOC. */
 feint_status feint_csr_dirichlet(feint_csr *A, double *b, size_t num_bc, const uint32_t *bc_dofs,
                                  const double *bc_values);
 
 /* The vertices of the boundary faces with face tag `tag` (tag < 0: every
  * face of mesh->faces), ascending, each once: *vertices receives a malloc'd
- * array (free() it) of *count entries (NULL if none). */
+ * array (free() it) of *count entries (NULL if none).  Only faces and
+ * face_tags are read (no feint_mesh_check).
+ * Errors, outputs untouched: FEINT_ERR_NULL_ARG (mesh, count, vertices;
+ * mesh->faces with num_faces > 0; mesh->face_tags with num_faces > 0 and
+ * tag >= 0), FEINT_ERR_OUT_OF_RANGE (a face index >= num_vertices, other
+ * than FEINT_NO_VERTEX as a face's 4th), FEINT_ERR_ALLOC. */
 feint_status feint_mesh_face_vertices(const feint_mesh *mesh, int32_t tag, size_t *count,
                                       uint32_t **vertices);
 
@@ -746,19 +860,23 @@ typedef enum {
  * made by feint_assembly_create. */
 typedef struct feint_assembly feint_assembly;
 
-/* Build the assembly state of a mesh (the mesh is checked: connectivity
- * indices in range, no repeated vertex in an element; mesh->num_elem must
- * be below 2^32).  The mesh must not change before the state is destroyed:
+/* Build the assembly state of a mesh (the mesh goes through
+ * feint_mesh_check; mesh->num_elem must be below 2^32).  The mesh must not
+ * change before the state is destroyed:
  * feint_assemble compares a fingerprint of the elements' vertex sets,
  * taken here, in one pass at every call, and refuses a plan of another
  * connectivity (reordering the nodes within an element, as
- * feint_mesh_orient does, keeps the plan valid). */
+ * feint_mesh_orient does, keeps the plan valid).
+ * Errors: FEINT_ERR_NULL_ARG (plan), those of feint_mesh_check,
+ * FEINT_ERR_BAD_SIZE (num_elem >= 2^32), FEINT_ERR_ALLOC; *plan untouched.
+ * feint_assembly_destroy: NULL is a no-op. */
 feint_status feint_assembly_create(const feint_mesh *mesh, feint_assembly **plan);
 feint_status feint_assembly_destroy(feint_assembly *plan);
 
 /* The colouring: *num_colours colours; colour c holds the elements
  * elem_order[colour_ptr[c] .. colour_ptr[c+1]-1] (ascending).  Pointers into
- * the plan (valid until it is destroyed); any output pointer may be NULL. */
+ * the plan (valid until it is destroyed); any output pointer may be NULL.
+ * Errors: FEINT_ERR_NULL_ARG (plan). */
 feint_status feint_assembly_colouring(const feint_assembly *plan, size_t *num_colours,
                                       const size_t **colour_ptr, const uint32_t **elem_order);
 
@@ -767,7 +885,8 @@ feint_status feint_assembly_colouring(const feint_assembly *plan, size_t *num_co
  * num_elem / 256, within [128, 8192], a multiple of FEINT_BLOCK_LEN; a pure
  * function of num_elem); colour c holds the
  * chunks chunk_order[colour_ptr[c] .. colour_ptr[c+1]-1] (ascending), no two
- * of which share a vertex.  Pointers into the plan; any output may be NULL. */
+ * of which share a vertex.  Pointers into the plan; any output may be NULL.
+ * Errors: FEINT_ERR_NULL_ARG (plan). */
 feint_status feint_assembly_chunks(const feint_assembly *plan, size_t *chunk_len,
                                    size_t *num_colours, const size_t **colour_ptr,
                                    const uint32_t **chunk_order);
@@ -829,7 +948,8 @@ typedef struct feint_assembly_map feint_assembly_map;
 feint_status feint_assembly_map_create(const feint_mesh *mesh, const feint_csr *A,
                                        feint_assembly_map **map);
 feint_status feint_assembly_map_destroy(feint_assembly_map *map);
-/* Bytes the map holds: w N_S^2 num_elem, w = 1 or 4 bytes per offset. */
+/* Bytes the map holds: w N_S^2 num_elem, w = 1 or 4 bytes per offset.
+ * Errors: FEINT_ERR_NULL_ARG (map, bytes). */
 feint_status feint_assembly_map_bytes(const feint_assembly_map *map, size_t *bytes);
 
 /* feint_assemble with a position map (map = NULL: positions by search, the
@@ -939,7 +1059,9 @@ feint_status feint_operator_apply(const feint_operator *op, const double *x, dou
                                   unsigned flags);
 
 /* diag: [num_dofs], the diagonal of A (constrained rows too: a_ii), same
- * memory-space rule as apply. */
+ * memory-space rule as apply.
+ * Errors: FEINT_ERR_NULL_ARG (op, diag), FEINT_ERR_OUT_OF_RANGE (flags other
+ * than FEINT_FLAG_DEVICE_POINTERS), FEINT_ERR_DEVICE (the device copy). */
 feint_status feint_operator_diagonal(const feint_operator *op, double *diag, unsigned flags);
 
 /* The right-hand side of the constrained system, host arrays: b = load
@@ -948,7 +1070,8 @@ feint_status feint_operator_diagonal(const feint_operator *op, double *diag, uns
  * create, the last value of a repeated dof wins; NULL: all zero):
  * b_j -= sum_i A_ji g_i for unconstrained j, b_i = a_ii g_i for constrained
  * i (as feint_csr_dirichlet).  b: [num_dofs], overwritten.  The solution of
- * A u = b has u_i = g_i. */
+ * A u = b has u_i = g_i.  bc_values are not checked (NaN or Inf propagate).
+ * Errors: FEINT_ERR_NULL_ARG (op, b), FEINT_ERR_ALLOC (with constraints). */
 feint_status feint_operator_rhs(const feint_operator *op, const double *bc_values, double *b);
 
 /* ---- Solvers (src/solve/) ------------------------------------------------
@@ -1005,9 +1128,16 @@ typedef struct {
 /* Solve A x = b with op.  b, x: host arrays [info.num_dofs] (not
  * overlapping); x holds the initial guess on entry and the iterate where the
  * solver stopped on exit (also when it stops with NOT_CONVERGED, BREAKDOWN
- * or a NaN met during the iteration).  b = 0 gives x = 0 (the solution of
- * a nonsingular system) with 0 iterations.  info (may be NULL) is filled on
- * success and on the three iteration statuses below.
+ * or a NaN met during the iteration; untouched if it stops at iteration 0).
+ * b = 0 gives x = 0 (the solution of a nonsingular system) with 0
+ * iterations.  Any finite b works whatever its magnitude: the iteration runs
+ * on the system scaled by s = 2^-e, ||b||_inf = m 2^e with m in [1/2, 1)
+ * (A y = s b from y_0 = s x_0, x = y / s); a power of two scales exactly, so
+ * iterates, iteration counts and stopping decisions are those of the
+ * unscaled iteration wherever that stays clear of underflow and overflow.
+ * info's norms and the history are the unscaled problem's (||b||_2 is Inf
+ * if it exceeds DBL_MAX though every entry is finite).  info (may be NULL)
+ * is filled on success and on the three iteration statuses below.
  * Errors, outputs untouched: FEINT_ERR_NULL_ARG (op, desc, b, x),
  * FEINT_ERR_OUT_OF_RANGE (desc->solver, desc->pc; desc->rtol not in
  * (0, inf), NaN included), FEINT_ERR_BAD_SIZE (desc->max_iter + 1 overflows
@@ -1023,7 +1153,9 @@ typedef struct {
  * returns this unless the initial guess already satisfies rtol),
  * FEINT_ERR_BREAKDOWN (p^T A p <= 0 or r^T M^-1 r <= 0: the operator or the
  * preconditioner is not positive definite), FEINT_ERR_NOT_FINITE (a NaN or
- * Inf met during the iteration, e.g. from the operator). */
+ * Inf met during the iteration, e.g. from the operator; ||b - A x_0|| beyond
+ * ~1e150 ||b||, an initial guess far off b's scale; a solution x beyond
+ * double's range, x then holding Inf entries). */
 feint_status feint_solve(const feint_operator *op, const feint_solve_desc *desc, const double *b,
                          double *x, feint_solve_info *info);
 

@@ -29,9 +29,13 @@
  * (compulsory convention, nontemporal stores), so the two agree.
  *
  * All counting functions are pure: no I/O, no timing, no global state except
- * the thread-local error message.  Every function returns a feint_status; on
- * an argument error the outputs are untouched and feint_last_error() names
- * the argument, the value received and what is allowed.
+ * the thread-local error message.  Every function that can fail returns a
+ * feint_status; on an argument error the outputs are untouched and
+ * feint_last_error() names the argument, the value received and what is
+ * allowed.  The others return their result: a name (const char *, NULL if
+ * out of range), a double (unit conversions, measurements; the timed runs
+ * return a negative value, with no message, for bad arguments) or an int
+ * (feint_pm_fma_width).
  */
 #ifndef FEINT_PERFMODEL_H
 #define FEINT_PERFMODEL_H
@@ -96,21 +100,25 @@ typedef enum {
 
 /* Counts of one of feint's kernels, as derived in perfmodel/counts.c.
  * FEINT_ERR_NULL_ARG if out is NULL, FEINT_ERR_OUT_OF_RANGE for an enum value
- * out of range. */
+ * out of range, FEINT_ERR_ALLOC if memory ran out while counting the flops. */
 feint_status feint_pm_counts_get(feint_element element, feint_problem problem,
                                  feint_variant variant, feint_pm_counts *out);
 
 /* The paper's own Table 4 (with Table 3 sizes), for the given loop order:
  * global accesses, shared accesses (QSS only: the paper gives them for QSS;
  * for SQS and SSQ they are set to -1, "not given"), flops and intensity.
- * The paper uses geo_linear for tetrahedra and geo_generic for prisms. */
+ * The paper uses geo_linear for tetrahedra and geo_generic for prisms.
+ * Errors: FEINT_ERR_NULL_ARG (out), FEINT_ERR_OUT_OF_RANGE (element, problem,
+ * loop_order), FEINT_ERR_UNSUPPORTED (hex8, or a problem other than Poisson
+ * and conv-diff: Table 4 has tet4 and prism6 with those two only). */
 feint_status feint_pm_paper_counts(feint_element element, feint_problem problem,
                                    feint_pm_loop_order loop_order, feint_pm_counts *out);
 
 /* Loop order and geometry treatment of a variant: *loop_order receives
  * FEINT_PM_QSS/SQS/SSQ, *geo_linear 1 or 0.  Either pointer may be NULL.
- * FEINT_ERR_UNSUPPORTED for FEINT_TENSOR_GEO_LINEAR, which has no loop
- * order of the paper (nothing is written). */
+ * FEINT_ERR_OUT_OF_RANGE for an unknown variant; FEINT_ERR_UNSUPPORTED for
+ * FEINT_TENSOR_GEO_LINEAR, which has no loop order of the paper (nothing is
+ * written). */
 feint_status feint_pm_variant_split(feint_variant variant, feint_pm_loop_order *loop_order,
                                     int *geo_linear);
 
@@ -163,10 +171,13 @@ const char *feint_pm_figure_name(feint_pm_figure figure);
  * source_peak_gflops, source_peak_gbs, source_bench_gflops,
  * source_bench_gbs.  Every key is required.  Peak figures must be finite and
  * > 0; benchmark figures finite and > 0 or the word "unmeasured".
- * FEINT_ERR_NULL_ARG for a NULL argument, FEINT_ERR_UNSUPPORTED if the file
- * cannot be read, FEINT_ERR_BAD_SIZE for
- * a missing, malformed or non-positive figure (the message names the field
- * and the file), FEINT_ERR_OUT_OF_RANGE for an unknown key. */
+ * FEINT_ERR_NULL_ARG for a NULL argument, FEINT_ERR_IO if the file cannot be
+ * opened or read, FEINT_ERR_UNSUPPORTED if it is larger than 64 KiB,
+ * FEINT_ERR_ALLOC, FEINT_ERR_BAD_SIZE for a NUL byte, a line of 1024
+ * characters or more, a line without '=', a key given twice, an empty or
+ * too long text field, or a missing, malformed or non-positive figure (the
+ * message names the field and the file), FEINT_ERR_OUT_OF_RANGE for an
+ * unknown key. */
 feint_status feint_pm_platform_load(const char *path, feint_pm_platform *out);
 
 /* Parse a platform description held in a string (same rules; `origin` names
@@ -176,8 +187,12 @@ feint_status feint_pm_platform_parse(const char *text, const char *origin,
 
 /* Find a platform by name ("k20m" -> <dir>/k20m.platform) or, if
  * name_or_path contains '/' or ends in ".platform", by path.  dir NULL means
- * "perfmodel/platforms", overridable by the environment variable
- * FEINT_PLATFORM_DIR. */
+ * "perfmodel/platforms" (relative to the working directory), overridable by
+ * the environment variable FEINT_PLATFORM_DIR.
+ * Errors: FEINT_ERR_NULL_ARG (name_or_path, out), FEINT_ERR_OUT_OF_RANGE (a
+ * name that is empty or has a character other than letters, digits, '-',
+ * '_', '.'), FEINT_ERR_BAD_SIZE (the path <dir>/<name>.platform longer than
+ * 1023 characters), and those of feint_pm_platform_load. */
 feint_status feint_pm_platform_find(const char *name_or_path, const char *dir,
                                     feint_pm_platform *out);
 
@@ -199,7 +214,10 @@ feint_status feint_pm_predict(long long bytes, long long flops, double gbs, doub
 typedef enum { FEINT_PM_USE_PEAK = 0, FEINT_PM_USE_BENCH } feint_pm_use;
 
 /* feint_pm_predict with a platform's peak or benchmark figures.
- * FEINT_ERR_UNSUPPORTED if a benchmark figure is asked for and unmeasured. */
+ * Errors: FEINT_ERR_NULL_ARG (platform, ns), FEINT_ERR_OUT_OF_RANGE (use),
+ * FEINT_ERR_UNSUPPORTED if a benchmark figure is asked for and unmeasured,
+ * FEINT_ERR_BAD_SIZE as feint_pm_predict (bytes or flops < 0; a figure used
+ * that is not finite and > 0). */
 feint_status feint_pm_predict_platform(long long bytes, long long flops,
                                        const feint_pm_platform *platform, feint_pm_use use,
                                        double *ns, feint_pm_bound *bound);
@@ -235,8 +253,9 @@ double feint_pm_triad_bytes(size_t n);
  * threads give the launch (num_teams, thread_limit); <= 0 leaves that one
  * to the offload runtime.  Returns seconds (the launch waits for the
  * kernel), or a negative value for NULL arrays, n == 0 or a device number
- * outside [0, omp_get_num_devices()).  Without an offload build (or with
- * OMP_TARGET_OFFLOAD=DISABLED) the region runs on the host. */
+ * outside [0, omp_get_num_devices()).  Without an offload build, or with
+ * OMP_TARGET_OFFLOAD=DISABLED, omp_get_num_devices() is 0, so every call
+ * returns a negative value (the host triad is feint_pm_time_triad). */
 double feint_pm_time_triad_device(double *a, const double *b, const double *c, size_t n,
                                   int device, int teams, int threads);
 
@@ -283,7 +302,8 @@ typedef struct {
 /* The counts of feint_assemble (positions by search) for a case on a mesh of
  * num_elem elements, num_vertices vertices and nnz stored entries.
  * FEINT_ERR_NULL_ARG (out), FEINT_ERR_OUT_OF_RANGE (an enum value),
- * FEINT_ERR_BAD_SIZE (a size of 2^52 or more: the counts would overflow). */
+ * FEINT_ERR_BAD_SIZE (a size of 2^52 or more: the counts would overflow),
+ * FEINT_ERR_ALLOC (as feint_pm_counts_get). */
 feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem problem,
                                           feint_variant variant,
                                           feint_assemble_strategy strategy, size_t num_elem,
@@ -292,7 +312,9 @@ feint_status feint_pm_assembly_counts_get(feint_element element, feint_problem p
 /* The same for feint_assemble_mapped: map_offset_bytes = w, the bytes per
  * offset of the feint_assembly_map (1 or 4: feint_assembly_map_bytes / (N_S^2
  * E); positions read from the map, no columns read), or 0 by search (the
- * same counts as feint_pm_assembly_counts_get). */
+ * same counts as feint_pm_assembly_counts_get).  Errors as
+ * feint_pm_assembly_counts_get, and FEINT_ERR_OUT_OF_RANGE for
+ * map_offset_bytes other than 0, 1 or 4. */
 feint_status feint_pm_assembly_mapped_counts_get(feint_element element, feint_problem problem,
                                                  feint_variant variant,
                                                  feint_assemble_strategy strategy,

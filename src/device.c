@@ -5,8 +5,8 @@
  * Offload builds (-DFEINT_OFFLOAD, make GPU=sm_XX) use the OpenMP device
  * memory routines (omp_target_alloc / omp_target_free / omp_target_memcpy).
  * A host-only build compiles the same API without offload: no device exists,
- * every call returns FEINT_ERR_NO_DEVICE and says the library was built
- * without offload.
+ * feint_device_count gives 0 and every other call returns
+ * FEINT_ERR_NO_DEVICE, saying the library was built without offload.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,7 +30,8 @@ void feint_execution_set(feint_target ran_on, int device, int host_fallback) {
 feint_status feint_last_execution(feint_execution *exec) {
   FEINT_CHECK(exec != NULL, FEINT_ERR_NULL_ARG, "exec is NULL");
   FEINT_CHECK(last_execution_valid, FEINT_ERR_UNSUPPORTED,
-              "no feint_integrate call has succeeded on this thread yet");
+              "no call that records where it ran (feint_integrate, feint_integrate_mesh, "
+              "feint_assemble, feint_csr_spmv) has succeeded on this thread yet");
   *exec = last_execution;
   return FEINT_SUCCESS;
 }

@@ -27,7 +27,7 @@ const char *feint_status_string(feint_status status) {
     case FEINT_ERR_IO: return "a file could not be opened, read or written";
     case FEINT_ERR_BAD_COEFF:
       return "a physical coefficient is inadmissible (elasticity: mu < 0, lambda + 2 mu / 3 <= 0, "
-             "or NaN)";
+             "or NaN; poisson_kappa: kappa <= 0 or NaN)";
     case FEINT_ERR_NOT_CONVERGED:
       return "an iterative solver stopped at its iteration limit without reaching the tolerance";
     case FEINT_ERR_BREAKDOWN:

@@ -10,7 +10,8 @@
 # feint's CSR matrix to them; example 04 solves with them under MPI),
 # openmpi-bin (mpirun for t905: example 04 on 2 ranks), python3-ffcx (FFCx,
 # the form compiler of DOLFINx: make bench-ffcx times its hex8 elasticity
-# kernel beside feint's; skipped without it).  As root, missing
+# kernel beside feint's; skipped without it), gcc (t206 and bench-ffcx
+# compile FFCx's generated C with it).  As root, missing
 # packages are installed with apt-get; otherwise the exact command is
 # printed and the build goes on with what is there.
 set -u
@@ -31,6 +32,7 @@ pkg-config --exists PETSc 2>/dev/null || need+=(libpetsc-real-dev)
 [ -e /usr/include/hypre/HYPRE_IJ_mv.h ] || need+=(libhypre-dev)
 command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin) # t905: example 04 under mpirun -n 2
 /usr/bin/python3 -c 'import ffcx' >/dev/null 2>&1 || need+=(python3-ffcx) # make bench-ffcx
+command -v gcc >/dev/null 2>&1 || need+=(gcc) # t206 and make bench-ffcx compile FFCx's C with it
 [ ${#need[@]} -eq 0 ] && exit 0
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y ${need[*]}"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
