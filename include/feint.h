@@ -642,9 +642,9 @@ feint_status feint_mesh_renumber(feint_mesh *mesh, unsigned what, uint32_t *vert
 /* A named data array for feint_mesh_write_vtu: values [n][num_components]
  * (n = num_vertices for point data, num_elem for cell data), row-major. */
 typedef struct {
-  const char *name;     /* the DataArray's Name: non-empty, no control bytes
-                           (< 0x20, 0x7f), unique among the fields of its
-                           kind (XML-escaped on output) */
+  const char *name;     /* the DataArray's Name: non-empty UTF-8, no control
+                           bytes (< 0x20, 0x7f), unique among the fields of
+                           its kind (XML-escaped on output) */
   int num_components;   /* 1 (scalar), 3 (vector), ... at most 9 */
   const double *values; /* host array, [n][num_components] */
 } feint_vtu_field;
@@ -661,8 +661,8 @@ typedef struct {
  * Errors: those of feint_mesh_check; FEINT_ERR_NULL_ARG (path, a fields
  * array with a nonzero count, a name or values NULL, an empty name);
  * FEINT_ERR_OUT_OF_RANGE (num_components outside 1..9; a name with a control
- * byte, 0x01..0x1f or 0x7f: the message names the field, the byte and its
- * offset); FEINT_ERR_UNSUPPORTED (two fields of one kind with the same name,
+ * byte, 0x01..0x1f or 0x7f, or not well-formed UTF-8 (the file's encoding):
+ * the message names the field, the byte and its offset); FEINT_ERR_UNSUPPORTED (two fields of one kind with the same name,
  * or a cell field named "elem_tags" while mesh->elem_tags != NULL);
  * FEINT_ERR_NOT_FINITE (a NaN or infinite value: the message names field,
  * item and component); all checked before the file is opened; FEINT_ERR_IO
@@ -818,8 +818,9 @@ feint_status feint_csr_coo_rows(const feint_csr *A, int64_t *rows);
  * b[j] -= A[j][i] g_i and A[j][i] = A[i][j] = 0; row i keeps its diagonal
  * a_ii (which must be nonzero) and b[i] = a_ii g_i.  A symmetric positive
  * definite A stays so; the solution of the new system has u_i = g_i.
- * The pattern must be structurally symmetric (feint_csr_create's is; not
- * checked).  num_bc = 0 leaves A and b as they are.
+ * Any pattern works (each row is rewritten on its own, with a marker per
+ * constrained dof; an entry absent from the pattern is zero and needs no
+ * elimination).  num_bc = 0 leaves A and b as they are.
  * Errors, nothing written: FEINT_ERR_NULL_ARG (A and its arrays as
  * feint_csr_coo_rows; b; bc_dofs with num_bc > 0), FEINT_ERR_UNSUPPORTED (A
  * not a matrix, see feint_csr; A not square), FEINT_ERR_OUT_OF_RANGE (a

@@ -1,4 +1,4 @@
-/* t606_mesh_vtu (range t6xx): feint_mesh_write_vtu output is well-formed VTK XML (parsed by Python's xml.etree, /usr/bin/python3) with the right structure, and every array (points, connectivity, offsets, types, point and cell data, element tags) reads back to exactly the numbers written; bad fields (control bytes in names, duplicate names, a name of an automatic array) are refused before any file is created; a write error removes only the regular file written (not a FIFO or a link). */
+/* t606_mesh_vtu (range t6xx): feint_mesh_write_vtu output is well-formed VTK XML (parsed by Python's xml.etree, /usr/bin/python3) with the right structure, and every array (points, connectivity, offsets, types, point and cell data, element tags) reads back to exactly the numbers written; bad fields (control bytes or ill-formed UTF-8 in names, duplicate names, a name of an automatic array) are refused before any file is created; a write error removes only the regular file written (not a FIFO or a link). */
 #define _XOPEN_SOURCE 700 /* mkdtemp, mkfifo, fork, setrlimit, symlink */
 #include <fcntl.h>
 #include <signal.h>
@@ -194,6 +194,29 @@ static void check_names(void) {
                "cell_fields[0].name has the control byte 0x0a at offset 1");
   CHECK_STATUS(feint_mesh_write_vtu(path, &m, 0, NULL, 1, &del), FEINT_ERR_OUT_OF_RANGE,
                "control byte 0x7f");
+  /* the file is UTF-8: a Latin-1 name, an overlong form, a surrogate are
+   * refused (they made ill-formed XML); a UTF-8 name is written and parses */
+  const feint_vtu_field latin1 = {"temp\xe9rature", 1, cv}, overlong = {"a\xc0\xaf", 1, cv};
+  const feint_vtu_field surrogate = {"a\xed\xa0\x80", 1, cv};
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 0, NULL, 1, &latin1), FEINT_ERR_OUT_OF_RANGE,
+               "cell_fields[0].name is not UTF-8 from byte 4 (0xe9)");
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 0, NULL, 1, &overlong), FEINT_ERR_OUT_OF_RANGE,
+               "not UTF-8 from byte 1 (0xc0)");
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 0, NULL, 1, &surrogate), FEINT_ERR_OUT_OF_RANGE,
+               "not UTF-8 from byte 1 (0xed)");
+  CHECK(access(path, F_OK) != 0, "a refused write created %s", path);
+  const feint_vtu_field utf8 = {"temp\xc3\xa9rature \xe6\xb8\xa9\xe5\xba\xa6", 1, cv};
+  CHECK_STATUS(feint_mesh_write_vtu(path, &m, 0, NULL, 1, &utf8), FEINT_SUCCESS, NULL);
+  {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 -c \"import sys, xml.etree.ElementTree as E; "
+             "sys.exit(0 if any(a.get('Name') == 'temp\\u00e9rature \\u6e29\\u5ea6' "
+             "for a in E.parse(sys.argv[1]).iter('DataArray')) else 1)\" %s",
+             path);
+    CHECK(system(cmd) == 0, "the UTF-8 name does not parse back from %s", path);
+  }
+  remove(path);
   const feint_vtu_field twice[2] = {{"u", 1, pv}, {"u", 1, pv}};
   CHECK_STATUS(feint_mesh_write_vtu(path, &m, 2, twice, 0, NULL), FEINT_ERR_UNSUPPORTED,
                "point_fields[0] and [1] are both named 'u'");

@@ -13,6 +13,7 @@
  * (Int32).  Every argument is checked before the file is opened: a field
  * name must be representable in XML 1.0, which has no form, not even
  * escaped, for most bytes below 0x20 (so all of them and DEL are refused),
+ * and well-formed UTF-8, the file's encoding (utf8_bad_at),
  * and no two arrays of a section may share a name (a reader would keep one
  * of them).  A write error removes the partial file only if the path names
  * the regular file this call wrote (created or truncated): a device, FIFO
@@ -38,6 +39,33 @@ static const int vtk_node_order[FEINT_ELEMENT_COUNT][FEINT_MAX_NODES] = {
     [FEINT_PRISM6] = {0, 2, 1, 3, 5, 4},
     [FEINT_HEX8] = {0, 1, 2, 3, 4, 5, 6, 7}};
 
+/* Offset of the first byte of s that does not start a well-formed UTF-8
+ * sequence (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF)
+ * or starts one for U+FFFE or U+FFFF, which XML excludes; SIZE_MAX if none.
+ * The file is UTF-8 (XML's default): a name in another encoding, Latin-1
+ * say, made it ill-formed. */
+static size_t utf8_bad_at(const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  while (u[i] != 0) {
+    const unsigned c = u[i];
+    int len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                           : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (len == 0) return i;
+    uint32_t cp = len == 1 ? c : c & (0x7fu >> len);
+    for (int k = 1; k < len; k++) {
+      if ((u[i + k] & 0xc0) != 0x80) return i; /* (also stops at the NUL) */
+      cp = cp << 6 | (u[i + k] & 0x3fu);
+    }
+    const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < min[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp == 0xfffe ||
+        cp == 0xffff)
+      return i;
+    i += (size_t)len;
+  }
+  return SIZE_MAX;
+}
+
 /* Check the fields of one kind: names (XML-representable, unique in the
  * section, none equal to `automatic`, the name of an array the writer adds
  * itself, if not NULL), components, values finite. */
@@ -54,9 +82,14 @@ static feint_status check_fields(const char *kind, size_t num_fields, const fein
       FEINT_CHECK(b >= 0x20 && b != 0x7f, FEINT_ERR_OUT_OF_RANGE,
                   "%s_fields[%zu].name has the control byte 0x%02x at offset %zu; control "
                   "bytes are refused, XML 1.0 cannot hold most of them (allowed: bytes "
-                  "0x20..0x7e and 0x80..0xff)",
+                  "0x20..0x7e and UTF-8 sequences)",
                   kind, f, (unsigned)b, i);
     }
+    const size_t bad = utf8_bad_at(d->name);
+    FEINT_CHECK(bad == SIZE_MAX, FEINT_ERR_OUT_OF_RANGE,
+                "%s_fields[%zu].name is not UTF-8 from byte %zu (0x%02x): the file is UTF-8 "
+                "XML, so a name must be too (no overlong forms, surrogates, U+FFFE or U+FFFF)",
+                kind, f, bad, (unsigned)(unsigned char)d->name[bad]);
     FEINT_CHECK(automatic == NULL || strcmp(d->name, automatic) != 0, FEINT_ERR_UNSUPPORTED,
                 "%s_fields[%zu].name is '%s', the name of the array written from "
                 "mesh->elem_tags; rename the field",
