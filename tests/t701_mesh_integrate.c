@@ -167,7 +167,7 @@ static void check_errors(void) {
   /* an output overlapping another array of the call (feint_integrate's
    * rule): b_e inside A_e, b_e on the coefficients (the same length) */
   CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, A + 8), FEINT_ERR_UNSUPPORTED,
-               "A_e overlaps b_e");
+               "feint_integrate_mesh(): A_e overlaps b_e");
   CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, coef), FEINT_ERR_UNSUPPORTED,
                "b_e overlaps coeffs");
   CHECK_STATUS(feint_integrate_mesh(&d, &m, coef, A, m.coords), FEINT_ERR_UNSUPPORTED,

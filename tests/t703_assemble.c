@@ -407,7 +407,7 @@ static void check_errors(void) {
    * they are read: once a wrong b and FEINT_SUCCESS), b inside A->values */
   for (int s = 0; s < FEINT_ASSEMBLE_COUNT; s++) {
     CHECK_STATUS(feint_assemble(&d, (feint_assemble_strategy)s, &m, plan, coef, &A, coef),
-                 FEINT_ERR_UNSUPPORTED, "b overlaps coeffs");
+                 FEINT_ERR_UNSUPPORTED, "feint_assemble_mapped(): b overlaps coeffs");
     CHECK_STATUS(feint_assemble(&d, (feint_assemble_strategy)s, &m, plan, coef, &A, A.values + 1),
                  FEINT_ERR_UNSUPPORTED, "A->values overlaps b");
   }

@@ -100,13 +100,15 @@ typedef struct {
 
 /* The first num_out of the n arrays are the call's outputs: each must not
  * overlap any other array (feint_integrate's rule; an assembly zeroes A and
- * b before it reads the coefficients, so b = coeffs gave a wrong b). */
-static feint_status check_overlaps(const span *a, int n, int num_out) {
+ * b before it reads the coefficients, so b = coeffs gave a wrong b).  The
+ * message names func, the public function called. */
+static feint_status check_overlaps(const char *func, const span *a, int n, int num_out) {
   for (int o = 0; o < num_out; o++)
     for (int k = 0; k < n; k++)
-      FEINT_CHECK(k == o || !feint_ranges_overlap(a[o].p, a[o].bytes, a[k].p, a[k].bytes),
-                  FEINT_ERR_UNSUPPORTED, "%s overlaps %s; outputs must not alias other arrays",
-                  a[o].name, a[k].name);
+      if (k != o && feint_ranges_overlap(a[o].p, a[o].bytes, a[k].p, a[k].bytes))
+        return feint_error_set(FEINT_ERR_UNSUPPORTED, func, __FILE__, __LINE__,
+                               "%s overlaps %s; outputs must not alias other arrays", a[o].name,
+                               a[k].name);
   return FEINT_SUCCESS;
 }
 
@@ -216,7 +218,7 @@ feint_status feint_integrate_mesh(const feint_integrate_desc *desc, const feint_
                           {"coeffs", coeffs, coeff_len * sizeof(double)},
                           coords_span(mesh),
                           conn_span(mesh)};
-  FEINT_CALL(check_overlaps(arrays, 5, 2));
+  FEINT_CALL(check_overlaps(__func__, arrays, 5, 2));
   FEINT_CALL(check_elements(desc, mesh, coeffs));
   ka.output = FEINT_MESH_OUT_ELEMENT;
   ka.A = A_e;
@@ -507,7 +509,7 @@ feint_status feint_assemble_mapped(const feint_integrate_desc *desc,
                           conn_span(mesh),
                           {"A->row_ptr", A->row_ptr, (nd + 1) * sizeof(int64_t)},
                           {"A->col_idx", A->col_idx, A->nnz * sizeof(int32_t)}};
-  FEINT_CALL(check_overlaps(arrays, 7, 2));
+  FEINT_CALL(check_overlaps(__func__, arrays, 7, 2));
   FEINT_CALL(check_elements(desc, mesh, coeffs));
   const size_t nnz = A->nnz, nrows = A->num_rows;
   double *values = A->values;
