@@ -105,6 +105,21 @@ static inline int feint_ranges_overlap(const void *a, size_t na, const void *b, 
   return na > 0 && nb > 0 && a0 < b1 && b0 < a1;
 }
 
+/* An array of a call for feint_check_overlaps: its name in messages, its
+ * bytes, and whether the call writes it. */
+typedef struct {
+  const char *name;
+  const void *p;
+  size_t bytes;
+  int out;
+} feint_span;
+
+/* Every output among the n arrays must not overlap any other array
+ * (outputs in array order, each against the others in order): else
+ * FEINT_ERR_UNSUPPORTED naming both, the message under func, the public
+ * function called. */
+FEINT_INTERNAL feint_status feint_check_overlaps(const char *func, const feint_span *a, int n);
+
 /* The checks of a descriptor shared by feint_integrate and the mesh paths
  * (feint_integrate_mesh, feint_assemble): not NULL, element, problem,
  * variant, layouts and flags (messages name "desc->..."); target and device

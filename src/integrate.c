@@ -21,6 +21,16 @@ static const feint_variant_fn variant_host[FEINT_VARIANT_COUNT] = {
 
 static const char *array_names[FEINT_ARRAY_COUNT] = {"geometry", "coeffs", "A_e", "b_e"};
 
+feint_status feint_check_overlaps(const char *func, const feint_span *a, int n) {
+  for (int o = 0; o < n; o++)
+    for (int k = 0; a[o].out && k < n; k++)
+      if (k != o && feint_ranges_overlap(a[o].p, a[o].bytes, a[k].p, a[k].bytes))
+        return feint_error_set(FEINT_ERR_UNSUPPORTED, func, __FILE__, __LINE__,
+                               "%s overlaps %s; outputs must not alias other arrays", a[o].name,
+                               a[k].name);
+  return FEINT_SUCCESS;
+}
+
 feint_status feint_target_resolve(feint_target target, int device, unsigned flags,
                                   const char *prefix, int *host_fallback) {
   FEINT_CHECK((int)target >= 0 && (int)target < (int)FEINT_TARGET_COUNT, FEINT_ERR_OUT_OF_RANGE,
@@ -93,18 +103,16 @@ feint_status feint_integrate(const feint_integrate_desc *desc, size_t num_elem,
 
   const double *arrays[FEINT_ARRAY_COUNT] = {geometry, coeffs, A_e, b_e};
   size_t len[FEINT_ARRAY_COUNT];
+  feint_span spans[FEINT_ARRAY_COUNT];
   for (int k = 0; k < FEINT_ARRAY_COUNT; k++) {
     FEINT_CHECK(arrays[k] != NULL, FEINT_ERR_NULL_ARG, "%s is NULL with num_elem = %zu",
                 array_names[k], num_elem);
     const feint_layout layout = k < FEINT_ARRAY_A ? d.layout_in : d.layout_out;
     FEINT_CALL(feint_array_len(d.element, d.problem, (feint_array)k, layout, num_elem, &len[k]));
+    spans[k] = (feint_span){array_names[k], arrays[k], len[k] * sizeof(double),
+                            k >= FEINT_ARRAY_A};
   }
-  for (int out = FEINT_ARRAY_A; out < FEINT_ARRAY_COUNT; out++)
-    for (int k = 0; k < FEINT_ARRAY_COUNT; k++)
-      FEINT_CHECK(k == out || !feint_ranges_overlap(arrays[out], len[out] * sizeof(double),
-                                                    arrays[k], len[k] * sizeof(double)),
-                  FEINT_ERR_UNSUPPORTED, "%s overlaps %s; outputs must not alias other arrays",
-                  array_names[out], array_names[k]);
+  FEINT_CALL(feint_check_overlaps(__func__, spans, FEINT_ARRAY_COUNT));
 
   const feint_kernel_args ka = {d.element, d.problem, d.layout_in, d.layout_out, num_elem,
                                 geometry,  coeffs,    A_e,         b_e};

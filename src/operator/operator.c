@@ -434,8 +434,8 @@ feint_status feint_operator_apply(const feint_operator *op, const double *x, dou
                                   unsigned flags) {
   FEINT_CALL(check_vec_call(op, x, "x", y, "y", flags));
   const size_t bytes = op->num_dofs * sizeof(double);
-  FEINT_CHECK((uintptr_t)y + bytes <= (uintptr_t)x || (uintptr_t)x + bytes <= (uintptr_t)y,
-              FEINT_ERR_UNSUPPORTED, "x and y overlap");
+  FEINT_CHECK(!feint_ranges_overlap(x, bytes, y, bytes), FEINT_ERR_UNSUPPORTED,
+              "x and y overlap");
   if (op_in_place(op, flags)) {
     op_apply_run(op, x, y);
     return FEINT_SUCCESS;

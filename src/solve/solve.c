@@ -516,8 +516,7 @@ feint_status feint_solve_run(const feint_solve_operator *op, const feint_solve_d
               "the operator is not symmetric (its problem's matrix is not); %s needs a "
               "symmetric positive definite operator",
               solver_name(d.solver));
-  FEINT_CHECK((uintptr_t)b + n * sizeof(double) <= (uintptr_t)x ||
-                  (uintptr_t)x + n * sizeof(double) <= (uintptr_t)b,
+  FEINT_CHECK(!feint_ranges_overlap(b, n * sizeof(double), x, n * sizeof(double)),
               FEINT_ERR_UNSUPPORTED, "b and x overlap");
   double b_max, x_max;
   size_t bad = scan_host(b, n, &b_max);
