@@ -153,6 +153,17 @@ FEINT_INLINE void FEINT_VFN(feint_block_rows_, )(const int et, const int pb, con
  * feint_bench_operator (hex8 Poisson, qss_geo_linear, 2 threads) went from
  * 82.8-84.1 to 88.9-89.6 ns per element (min of 4 alternated runs), the
  * assembly of feint_bench_assembly by 0-3% (its scatter dominates).
+ * Much of that price was the out-of-line frame, not the call: clang did not
+ * realign it, so its 64-byte spill slots sat 48 bytes past a line (rsp = 48
+ * mod 64 in every one of these functions) and each spill and reload
+ * straddled two lines.  FEINT_ALIGN_FRAME (portable.h) now realigns it.
+ * Zen 4, one thread, best of 3 alternated rounds, old -> new:
+ * feint_bench_operator recompute (hex8 Poisson, 100^3 cells) qss_geo_generic
+ * 96.6-97.1 -> 88.6 ns per element, sqs_geo_linear 94.5-95.8 -> 87.6-91.4;
+ * feint_bench_assembly (map, 64^3 cells) hex8 Poisson 175-210 -> 152-182,
+ * hex8 elasticity 1541 -> 1449-1460; the precomputed operator, which runs
+ * no block, unchanged (bench/results/ool_frame_alignment).  Whether the
+ * host loop could now share the out-of-line copy is not measured.
  * tet4 and prism6 stay inlined everywhere (small kernels, cheap to
  * compile).  Checking builds (FEINT_NO_UNROLL: sanitizers) put every case
  * out of line. */
@@ -185,6 +196,7 @@ FEINT_FOR_EACH_CASE(FEINT_BLOCK_FN_DEF)
   static __attribute__((noinline)) void FEINT_BLOCK_FN_OOL(ET, PB)(                           \
       const double *restrict geo, const double *restrict coef, double *restrict A,           \
       double *restrict b, const feint_rows_sink *sink) {                                     \
+    FEINT_ALIGN_FRAME(); /* 64-byte spill slots (portable.h) */                              \
     FEINT_BLOCK_FN(ET, PB)(geo, coef, __builtin_assume_aligned(A, 64),                       \
                            __builtin_assume_aligned(b, 64), sink);                            \
   }
