@@ -155,8 +155,26 @@ static long long cost_update_b(feint_problem pb) {
                                                          : 7;
 }
 
-/* Ae[r][s] += vol * u and be[r] += vol * u: 1 mul + 1 add each. */
-static long long cost_accumulate(void) { return 2; }
+/* Ae[r][s] += vol * u and be[r] += vol * u: 1 mul + 1 add each; 1 add
+ * where vol is taken out of the sums (vo, below). */
+static long long cost_accumulate(int vo) { return vo ? 1 : 2; }
+
+/* 1 if the variant takes vol out of the sums (src/kernel/physics.h,
+ * feint_vol_outside: one Jacobian, Poisson, conv-diff or poisson_kappa, a
+ * rule with equal weights, which every element's is); it then computes
+ * vol = det w_0 once and multiplies each of the N_S^2 + N_S outputs by it.
+ * poisson_kappa's update keeps its multiply-add (kappa_q g_r . g_s + A)
+ * and loses the product vol kappa_q: 1 + 5 + 2 = 8 becomes 5 + 2 = 7, the
+ * same as its cost_update_A (6) + cost_accumulate(1). */
+static int vol_outside(feint_element et, feint_problem pb, int geo_linear) {
+  feint_element_info ei;
+  if (!geo_linear || (pb != FEINT_POISSON && pb != FEINT_CONVDIFF && pb != FEINT_POISSON_KAPPA) ||
+      feint_element_get_info(et, &ei) != FEINT_SUCCESS)
+    return 0;
+  for (int q = 1; q < ei.num_qpts; q++)
+    if (ei.qwts[q] != ei.qwts[0]) return 0;
+  return 1;
+}
 
 /* Flops of the source as written, with no merging of repeated stages.
  * Per loop order (JI = Jacobian + inverse, PSI = psi of all nodes at a
@@ -174,18 +192,23 @@ static long long cost_accumulate(void) { return 2; }
  *  SSQ generic (Alg. 6): N_Q sum_{r,s} [JI + vol + psi_r + psi_s + uA]
  *                        + N_S N_Q ub = N_Q [N_S^2 (JI + vol + uA)
  *                        + 2 N_S PSI] + N_S N_Q ub
- *                        (psi of r and of s at every point; b when r == s) */
+ *                        (psi of r and of s at every point; b when r == s)
+ * With vol outside the sums (vol_outside): vol 0 per point, accumulations
+ * of 1, and 1 + N_S^2 + N_S for vol and the final products. */
 static long long flops_as_written(feint_element et, feint_problem pb, feint_pm_loop_order lo,
                                   int geo_linear) {
   elem_shape e = shape_of(et);
   long long ns = e.num_nodes, nq = e.num_qpts;
-  long long ji = e.jacobian + cost_invert(), vol = cost_vol(), psi = e.psi_point;
-  long long uA = cost_update_A(pb) + cost_accumulate(), ub = cost_update_b(pb) + cost_accumulate();
+  const int vo = vol_outside(et, pb, geo_linear);
+  long long ji = e.jacobian + cost_invert(), vol = vo ? 0 : cost_vol(), psi = e.psi_point;
+  long long uA = cost_update_A(pb) + cost_accumulate(vo);
+  long long ub = cost_update_b(pb) + cost_accumulate(vo);
+  const long long out = vo ? cost_vol() + ns * ns + ns : 0; /* vo: v = det w_0, v * A, v * b */
   switch (lo) {
   case FEINT_PM_QSS:
-    return (geo_linear ? ji : nq * ji) + nq * (vol + psi + ns * ns * uA + ns * ub);
+    return (geo_linear ? ji : nq * ji) + nq * (vol + psi + ns * ns * uA + ns * ub) + out;
   case FEINT_PM_SQS:
-    if (geo_linear) return ji + nq * psi + ns * nq * (vol + ns * uA + ub);
+    if (geo_linear) return ji + nq * psi + ns * nq * (vol + ns * uA + ub) + out;
     return ns * nq * (ji + vol + psi + ns * uA + ub);
   case FEINT_PM_SSQ:
   default:
@@ -196,7 +219,7 @@ static long long flops_as_written(feint_element et, feint_problem pb, feint_pm_l
       return nq * (ns * ns * (ji + vol + uA) + 2 * ns * psi) + ns * nq * ub + fin;
     }
     if (is_elastic(pb) && ns > 4) uA += FEINT_PM_ELASTIC_HOISTED - cost_update_A_outer(pb);
-    if (geo_linear) return ji + nq * psi + ns * ns * nq * (vol + uA) + ns * nq * ub;
+    if (geo_linear) return ji + nq * psi + ns * ns * nq * (vol + uA) + ns * nq * ub + out;
     return nq * (ns * ns * (ji + vol + uA) + 2 * ns * psi) + ns * nq * ub;
   }
 }

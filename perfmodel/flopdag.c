@@ -33,7 +33,7 @@
  *    the left product first), whose product is not shared with a separate
  *    a * b;
  *  - an accumulator starts at +0.0, and 0.0 + x does not fold (-0.0 would
- *    become +0.0);
+ *    become +0.0), unless x cannot be -0.0 (a sum of squares: no_neg_zero);
  *  - only nodes an output (A^e, b^e) depends on count: + - * / 1 each, a
  *    fused multiply-add 2 (so the count does not depend on contraction).
  * The count is the arithmetic the element needs with every repeated
@@ -151,11 +151,25 @@ static void order2(int *a, int *b) {
     *b = t;
   }
 }
+/* x is never -0.0, as clang's floating-point class analysis sees it (the
+ * part the kernels meet): a square x * x, and a multiply-add of a square
+ * onto such a value; +0.0 + x then folds to x (the only x for which it
+ * does not equal x is -0.0).  With vol outside the sums this folds the
+ * first point's addition into each diagonal entry of a Laplacian. */
+static int no_neg_zero(const dag *g, int x) {
+  if (g->failed) return 0;
+  const dag_node *n = &g->node[x];
+  if (n->op == OP_MUL) return n->a == n->b;
+  if (n->op == OP_FMA) return n->a == n->b && no_neg_zero(g, n->c);
+  return 0;
+}
 static int sub(dag *g, int x, int y);
 static int add(dag *g, int x, int y) {
-  const double mz = -0.0;
+  const double mz = -0.0, pz = 0.0;
   if (is_const(g, y, mz)) return x;
   if (is_const(g, x, mz)) return y;
+  if (is_const(g, y, pz) && no_neg_zero(g, x)) return x;
+  if (is_const(g, x, pz) && no_neg_zero(g, y)) return y;
   if (is_neg(g, y)) return sub(g, x, g->node[y].a);
   if (is_neg(g, x)) return sub(g, y, g->node[x].a);
   order2(&x, &y);
@@ -176,6 +190,8 @@ static int mul(dag *g, int x, int y) {
 static int dvd(dag *g, int x, int y) { return mk(g, OP_DIV, x, y, -1, 0.0); }
 /* a * b + c written as one C expression: one fused node. */
 static int fma3(dag *g, int a, int b, int c) {
+  if (is_const(g, a, 1.0)) return add(g, b, c); /* vol = 1 (vol outside) */
+  if (is_const(g, b, 1.0)) return add(g, a, c);
   order2(&a, &b);
   return mk(g, OP_FMA, a, b, c, 0.0);
 }
@@ -598,9 +614,15 @@ static long long element_flops(dag *g, feint_element et, feint_problem pb, feint
   int psi[MAXQ][MAXN][4], vol[MAXQ];
   int Jinv[3][3], det = 0;
   if (geo_linear && !tensor) det = geometry(&S, 0, Jinv);
+  /* feint_vol_outside (physics.h): one Jacobian, Poisson, conv-diff or
+   * poisson_kappa, equal weights: vol = 1 in the sums, det w_0 times each
+   * output after */
+  int vo = geo_linear && !tensor &&
+           (pb == FEINT_POISSON || pb == FEINT_CONVDIFF || pb == FEINT_POISSON_KAPPA);
+  for (int q = 1; q < nq; q++) vo = vo && S.ei.qwts[q] == S.ei.qwts[0];
   for (int q = 0; q < nq && !tensor; q++) {
     if (!geo_linear) det = geometry(&S, q, Jinv);
-    vol[q] = mul(g, det, cnst(g, S.ei.qwts[q]));
+    vol[q] = vo ? cnst(g, 1.0) : mul(g, det, cnst(g, S.ei.qwts[q]));
     for (int n = 0; n < ns; n++) shape_psi(&S, q, n, Jinv, psi[q][n]);
   }
   if (tensor)
@@ -631,6 +653,13 @@ static long long element_flops(dag *g, feint_element et, feint_problem pb, feint
           if (r == s) b[nc * r + i] = br[i];
         }
       }
+  }
+  if (vo) {
+    const int v = mul(g, det, cnst(g, S.ei.qwts[0]));
+    for (int i = 0; i < nd; i++) {
+      for (int j = 0; j < nd; j++) A[i][j] = mul(g, v, A[i][j]);
+      b[i] = mul(g, v, b[i]);
+    }
   }
   if (g->failed) return -1;
   int out[MAXD * MAXD + MAXD];

@@ -40,18 +40,25 @@ int main(void) {
    *    3 add) = 28, shared by all r) + psi_r . (c psi_s) (7) = 35.
    *  update_b Poisson: 1; conv-diff: 7.   accumulate (+= vol * u): 2. */
 
-  /* tet4-poisson qss_geo_linear (Algorithm 3).
+  /* tet4-poisson qss_geo_linear (Algorithm 3), vol outside the sums
+   * (physics.h, feint_vol_outside: the accumulations are additions, and
+   * each output is multiplied by vol = det w_0 once, after the last point).
    * As written: J + inverse once (9 + 42 = 51), then per point (4):
-   *   vol 1 + psi 6 + A 16 x (5 + 2) = 112 + b 4 x (1 + 2) = 12 = 131;
-   *   total 51 + 4 x 131 = 575.
+   *   psi 6 + A 16 x (5 + 1) = 96 + b 4 x (1 + 1) = 8 = 110;
+   *   then vol 1 and the 16 + 4 final products: 21;
+   *   total 51 + 4 x 110 + 21 = 512.
    * Executed (the compiled count): gradients are the same at every point:
    *   psi once (6), the Poisson integrand once per symmetric pair (10 x 5 =
-   *   50), vol once (1); per point the 10 accumulations (4 x 10 x 2 = 80);
-   *   the load f_q phi_r once per distinct (rounded) value of phi at the
-   *   point (2 at the first, 3 at the others: 11) and 13 distinct
-   *   accumulations (26: nodes 1-3 have equal phi at the first point, so
-   *   equal partial sums): 51 + 1 + 6 + 50 + 80 + 37 = 225. */
-  expect(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 225, 575, "tet4-poisson qss_geo_linear");
+   *   50); per point the 10 accumulations (4 x 10 x 1 = 40); the load
+   *   f_q phi_r once per distinct (rounded) value of phi at the point (2
+   *   at the first, 3 at the others: 11) and 13 distinct accumulations
+   *   (13: nodes 1-3 have equal phi at the first point, so equal partial
+   *   sums); vol once (1) and the final products of the 10 distinct
+   *   entries of A^e and the 4 of b^e (14).  The first point's additions
+   *   into the 4 diagonal entries fold (0 + x = x: x, a sum of squares,
+   *   cannot be -0.0), so the accumulations are 40 - 4 = 36:
+   *   51 + 6 + 50 + 36 + 11 + 13 + 1 + 14 = 182 (225 with vol inside). */
+  expect(FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 182, 512, "tet4-poisson qss_geo_linear");
 
   /* prism6-poisson qss_geo_generic (Algorithm 2), as written, per point (6):
    *   J 75 + inverse 42 + vol 1 + psi 66 + A 36 x 7 = 252 + b 6 x 3 = 18
@@ -75,15 +82,18 @@ int main(void) {
   expect(FEINT_TET4, FEINT_CONVDIFF, FEINT_SSQ_GEO_GENERIC, 874, 6032,
          "tet4-convdiff ssq_geo_generic");
 
-  /* prism6-convdiff sqs_geo_linear (Algorithm 5), as written: J + inverse
-   *   once 75 + 42 = 117; psi at every point: 6 x 66 = 396; per (r, q), 36
-   *   of them: vol 1 + row 6 x (35 + 2) = 222 + b 7 + 2 = 9 -> 232 x 36 =
-   *   8352; total 117 + 396 + 8352 = 8865.
-   * Executed (the compiled count): 117, vol once, psi at each point less
-   *   the products of J^-1 with a table entry already computed (J^-1 is
-   *   the same at every point), c psi_s per (q, s), psi_r . (c psi_s) and
-   *   its accumulation per (q, r, s), b. */
-  expect(FEINT_PRISM6, FEINT_CONVDIFF, FEINT_SQS_GEO_LINEAR, 3260, 8865,
+  /* prism6-convdiff sqs_geo_linear (Algorithm 5), vol outside the sums,
+   *   as written: J + inverse once 75 + 42 = 117; psi at every point: 6 x
+   *   66 = 396; per (r, q), 36 of them: row 6 x (35 + 1) = 216 + b 7 + 1 =
+   *   8 -> 224 x 36 = 8064; vol 1 and the 36 + 6 final products: 43;
+   *   total 117 + 396 + 8064 + 43 = 8620.
+   * Executed (the compiled count): 117, psi at each point less the
+   *   products of J^-1 with a table entry already computed (J^-1 is the
+   *   same at every point), c psi_s per (q, s), psi_r . (c psi_s) and its
+   *   accumulation per (q, r, s), b, vol once and the 42 final products:
+   *   with vol inside 3260, less 216 + 36 (an addition for each
+   *   multiply-add of the accumulations), plus 42: 3050. */
+  expect(FEINT_PRISM6, FEINT_CONVDIFF, FEINT_SQS_GEO_LINEAR, 3050, 8620,
          "prism6-convdiff sqs_geo_linear");
 
   /* tet4 elasticity, qss_geo_linear (issue 8).  N_S = 4, N_Q = 4, 12 dofs.
@@ -165,12 +175,15 @@ int main(void) {
   expect(FEINT_HEX8, FEINT_ELASTICITY, FEINT_QSS_GEO_LINEAR, 15208, 35001,
          "hex8-elasticity qss_geo_linear");
 
-  /* tet4 poisson_kappa, qss_geo_linear: as Poisson, with the update
-   *   (vol kappa_q) (g_r . g_s): as written per (q, r, s) 1 + 5 + 2 = 8:
-   *   51 + 4 x (1 + 6 + 16 x 8 + 4 x 3) = 51 + 4 x 147 = 639.
-   * Executed (the compiled count): Poisson's 225 plus vol kappa_q once per
-   *   point (4): 229. */
-  expect(FEINT_TET4, FEINT_POISSON_KAPPA, FEINT_QSS_GEO_LINEAR, 229, 639,
+  /* tet4 poisson_kappa, qss_geo_linear: as Poisson, vol outside the sums,
+   *   with the update kappa_q (g_r . g_s) accumulated by a multiply-add:
+   *   as written per (q, r, s) 5 + 2 = 7:
+   *   51 + 4 x (6 + 16 x 7 + 4 x 2) + 21 = 51 + 4 x 126 + 21 = 576.
+   * Executed (the compiled count): Poisson's 182 with 2 flops for each of
+   *   the 40 accumulations, none folding (kappa_q x could be -0.0):
+   *   182 + 40 + 4 = 226 (229 with vol inside: Poisson's 225 and vol
+   *   kappa_q at each point). */
+  expect(FEINT_TET4, FEINT_POISSON_KAPPA, FEINT_QSS_GEO_LINEAR, 226, 576,
          "tet4-poisson_kappa qss_geo_linear");
 
   /* tet4-poisson tensor_geo_linear (the reference-tensor form; nothing

@@ -95,6 +95,30 @@ FEINT_INLINE int feint_problem_coeffs(int et, int pb) {
 FEINT_INLINE int feint_problem_elastic(int pb) {
   return pb == FEINT_ELASTICITY || pb == FEINT_ELASTICITY_QP;
 }
+/* 1 if a variant with one Jacobian per element (geo_linear) takes vol out
+ * of the sums for problem pb on element et.  vol = det J w_q is then the
+ * same at every point wherever the rule's weights are equal (all of
+ * feint's rules; tested here, so a rule without equal weights keeps vol
+ * inside), and the variant adds up the points' terms without it and
+ * multiplies each entry of A^e and b^e by vol = det J w_0 once, after the
+ * last point.  Poisson and conv-diff: per entry and point an addition
+ * replaces a multiply-add (1 flop fewer), an instruction that moves from
+ * the FMA pipes, which bind these kernels, to the FP adders (Zen 4 has two
+ * of each).  poisson_kappa: vol kappa_q becomes kappa_q (N_Q products
+ * fewer, N_S^2 + N_S final ones more), so that its load vector stays
+ * Poisson's bit for bit (the same sum, tests/t205).  Elasticity keeps vol
+ * inside: it multiplies vol into lambda and mu once per point, and taking
+ * it out would only add the final products.  One rounding moves from every
+ * point's product to the final one, so results differ from vol inside in
+ * the last bits.  Measured: bench/results/vol_outside. */
+FEINT_INLINE int feint_vol_outside(int et, int pb) {
+  int equal = pb == FEINT_POISSON || pb == FEINT_CONVDIFF || pb == FEINT_POISSON_KAPPA;
+  FEINT_UNROLL
+  for (int q = 1; q < feint_elem_qpts(et); q++)
+    equal = equal && feint_elem_qwt(et, q) == feint_elem_qwt(et, 0);
+  return equal;
+}
+
 /* 1 if A^e is symmetric (every problem but conv-diff): packed output. */
 FEINT_INLINE int feint_problem_symmetric(int pb) { return pb != FEINT_CONVDIFF; }
 

@@ -25,7 +25,8 @@ FEINT_DECLARE_TARGET_BEGIN
  * w_q, or only det J at k = 0 where the variant has one Jacobian
  * (one_jacobian: vol = det J w_q is formed in the row, as a multiplication
  * by a constant; loaded from P instead, hex8 elasticity executed 3% more
- * instructions, callgrind). */
+ * instructions, callgrind; or taken out of the sums, each entry multiplied
+ * by vol once: feint_vol_outside, physics.h). */
 #define FEINT_SSQ_TERMS_LEN (FEINT_MAX_QPTS * (1 + 4 * FEINT_MAX_NODES))
 FEINT_INLINE void feint_ssq_store_psi(const int et, const int q, const double Jinv[3][3], double *P,
                                       const int ps) {
@@ -52,13 +53,16 @@ FEINT_INLINE void feint_ssq_row(const int et, const int pb, const int one_jacobi
    * element, else hoisted on prisms and hexahedra and fused on tet4 */
   const int form = pb == FEINT_ELASTICITY ? 3 : ns > 4 ? 2 : 1;
   const int sym = feint_problem_symmetric(pb);
+  /* one Jacobian: vol after the sums where it is the same at every point
+   * (physics.h) */
+  const int vo = one_jacobian && feint_vol_outside(et, pb);
   FEINT_UNROLL
   for (int s = 0; s < ns; s++) {
     if (sym && s < r) continue; /* stored by row s */
     double a[FEINT_MAX_COMPS][FEINT_MAX_COMPS] = {{0}}, br[FEINT_MAX_COMPS] = {0};
     FEINT_UNROLL
     for (int q = 0; q < nq; q++) {
-      const double vol = one_jacobian ? P[0] * feint_elem_qwt(et, q) : P[q * ps];
+      const double vol = vo ? 1.0 : one_jacobian ? P[0] * feint_elem_qwt(et, q) : P[q * ps];
       double psi_r[4], psi_s[4];
       FEINT_UNROLL
       for (int c = 0; c < 4; c++) {
@@ -69,14 +73,15 @@ FEINT_INLINE void feint_ssq_row(const int et, const int pb, const int one_jacobi
       if (r == s) feint_update_load(pb, q, coef, vol, psi_r, br);
     }
     feint_finish_block(pb, coef, &a[0][0], FEINT_MAX_COMPS, form);
+    const double v = vo ? P[0] * feint_elem_qwt(et, 0) : 1.0; /* (x * 1.0 folds) */
     FEINT_UNROLL
     for (int i = 0; i < nc; i++) {
       FEINT_UNROLL
       for (int j = 0; j < nc; j++) {
-        A[((nc * r + i) * nd + nc * s + j) * out_stride] = a[i][j];
-        if (sym && s > r) A[((nc * s + j) * nd + nc * r + i) * out_stride] = a[i][j];
+        A[((nc * r + i) * nd + nc * s + j) * out_stride] = v * a[i][j];
+        if (sym && s > r) A[((nc * s + j) * nd + nc * r + i) * out_stride] = v * a[i][j];
       }
-      if (r == s) b[(nc * r + i) * out_stride] = br[i];
+      if (r == s) b[(nc * r + i) * out_stride] = v * br[i];
     }
   }
 }

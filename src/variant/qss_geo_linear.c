@@ -7,7 +7,10 @@
  * affine map), its inverse and det J once; then for each quadrature point
  * vol = det J * w_q, the shape functions' values and global derivatives
  * (for P1 tetrahedra identical at every point, which the compiler hoists),
- * and the update of every entry of A^e and b^e.
+ * and the update of every entry of A^e and b^e.  Where vol is the same at
+ * every point (equal weights) and the problem allows, the sums run without
+ * it and each entry is multiplied by vol once at the end
+ * (feint_vol_outside, physics.h).
  * Mapping: kernel/driver.h.  The cheapest variant for affine elements; the
  * same register pressure as qss_geo_generic.
  */
@@ -26,10 +29,12 @@ FEINT_INLINE void qss_geo_linear_element(const int et, const int pb, const doubl
   feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   feint_jacobian(et, 0, x, J);
   const double det = feint_invert3(J, Jinv);
+  /* vol after the sums where it is the same at every point (physics.h) */
+  const int vo = feint_vol_outside(et, pb);
   FEINT_UNROLL
   for (int q = 0; q < nq; q++) {
     double psi[FEINT_MAX_NODES][4];
-    const double vol = det * feint_elem_qwt(et, q);
+    const double vol = vo ? 1.0 : det * feint_elem_qwt(et, q);
     FEINT_UNROLL
     for (int n = 0; n < ns; n++) feint_shape_psi(et, q, n, Jinv, psi[n]);
     FEINT_UNROLL
@@ -41,11 +46,12 @@ FEINT_INLINE void qss_geo_linear_element(const int et, const int pb, const doubl
       feint_update_load(pb, q, &coef, vol, psi[r], &be[nc * r]);
     }
   }
+  const double v = vo ? det * feint_elem_qwt(et, 0) : 1.0; /* (x * 1.0 folds) */
   FEINT_UNROLL
   for (int i = 0; i < nd; i++) {
     FEINT_UNROLL
-    for (int j = 0; j < nd; j++) A[(i * nd + j) * out_stride] = Ae[i][j];
-    b[i * out_stride] = be[i];
+    for (int j = 0; j < nd; j++) A[(i * nd + j) * out_stride] = v * Ae[i][j];
+    b[i * out_stride] = v * be[i];
   }
 }
 

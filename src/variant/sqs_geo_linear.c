@@ -5,7 +5,9 @@
  * Per element: J, its inverse and det J once; the shape functions' values
  * and global derivatives at every quadrature point into psi[q][n]; then for
  * each row r, a sweep over the quadrature points updates row r of A^e and
- * b^e[r], and the row is stored when complete.  Mapping: kernel/driver.h.
+ * b^e[r], and the row is stored when complete (times vol, where vol is
+ * taken out of the sums: feint_vol_outside, physics.h).  Mapping:
+ * kernel/driver.h.
  */
 #include "kernel/geometry.h"
 #include "kernel/physics.h"
@@ -22,6 +24,9 @@ FEINT_INLINE void sqs_geo_linear_element(const int et, const int pb, const doubl
   feint_load_coeffs(et, pb, coef_in, in_stride, &coef);
   feint_jacobian(et, 0, x, J);
   const double det = feint_invert3(J, Jinv);
+  /* vol after the sums where it is the same at every point (physics.h) */
+  const int vo = feint_vol_outside(et, pb);
+  const double v = vo ? det * feint_elem_qwt(et, 0) : 1.0; /* (x * 1.0 folds) */
   FEINT_UNROLL
   for (int q = 0; q < nq; q++)
     FEINT_UNROLL
@@ -31,7 +36,7 @@ FEINT_INLINE void sqs_geo_linear_element(const int et, const int pb, const doubl
     double Arow[FEINT_MAX_COMPS][FEINT_MAX_DOFS] = {{0}}, br[FEINT_MAX_COMPS] = {0};
     FEINT_UNROLL
     for (int q = 0; q < nq; q++) {
-      const double vol = det * feint_elem_qwt(et, q);
+      const double vol = vo ? 1.0 : det * feint_elem_qwt(et, q);
       FEINT_UNROLL
       for (int s = 0; s < ns; s++)
         feint_update_block(pb, q, &coef, vol, psi[q][r], psi[q][s], &Arow[0][nc * s], FEINT_MAX_DOFS,
@@ -41,8 +46,8 @@ FEINT_INLINE void sqs_geo_linear_element(const int et, const int pb, const doubl
     FEINT_UNROLL
     for (int i = 0; i < nc; i++) {
       FEINT_UNROLL
-      for (int j = 0; j < nd; j++) A[((nc * r + i) * nd + j) * out_stride] = Arow[i][j];
-      b[(nc * r + i) * out_stride] = br[i];
+      for (int j = 0; j < nd; j++) A[((nc * r + i) * nd + j) * out_stride] = v * Arow[i][j];
+      b[(nc * r + i) * out_stride] = v * br[i];
     }
   }
 }
