@@ -159,22 +159,11 @@ static long long cost_update_b(feint_problem pb) {
  * where vol is taken out of the sums (vo, below). */
 static long long cost_accumulate(int vo) { return vo ? 1 : 2; }
 
-/* 1 if the variant takes vol out of the sums (src/kernel/physics.h,
- * feint_vol_outside: one Jacobian, Poisson, conv-diff or poisson_kappa, a
- * rule with equal weights, which every element's is); it then computes
+/* With vol out of the sums (feint_pm_vol_outside) the variant computes
  * vol = det w_0 once and multiplies each of the N_S^2 + N_S outputs by it.
  * poisson_kappa's update keeps its multiply-add (kappa_q g_r . g_s + A)
  * and loses the product vol kappa_q: 1 + 5 + 2 = 8 becomes 5 + 2 = 7, the
  * same as its cost_update_A (6) + cost_accumulate(1). */
-static int vol_outside(feint_element et, feint_problem pb, int geo_linear) {
-  feint_element_info ei;
-  if (!geo_linear || (pb != FEINT_POISSON && pb != FEINT_CONVDIFF && pb != FEINT_POISSON_KAPPA) ||
-      feint_element_get_info(et, &ei) != FEINT_SUCCESS)
-    return 0;
-  for (int q = 1; q < ei.num_qpts; q++)
-    if (ei.qwts[q] != ei.qwts[0]) return 0;
-  return 1;
-}
 
 /* Flops of the source as written, with no merging of repeated stages.
  * Per loop order (JI = Jacobian + inverse, PSI = psi of all nodes at a
@@ -193,13 +182,13 @@ static int vol_outside(feint_element et, feint_problem pb, int geo_linear) {
  *                        + N_S N_Q ub = N_Q [N_S^2 (JI + vol + uA)
  *                        + 2 N_S PSI] + N_S N_Q ub
  *                        (psi of r and of s at every point; b when r == s)
- * With vol outside the sums (vol_outside): vol 0 per point, accumulations
+ * With vol outside the sums (feint_pm_vol_outside): vol 0 per point, accumulations
  * of 1, and 1 + N_S^2 + N_S for vol and the final products. */
 static long long flops_as_written(feint_element et, feint_problem pb, feint_pm_loop_order lo,
                                   int geo_linear) {
   elem_shape e = shape_of(et);
   long long ns = e.num_nodes, nq = e.num_qpts;
-  const int vo = vol_outside(et, pb, geo_linear);
+  const int vo = feint_pm_vol_outside(et, pb, geo_linear);
   long long ji = e.jacobian + cost_invert(), vol = vo ? 0 : cost_vol(), psi = e.psi_point;
   long long uA = cost_update_A(pb) + cost_accumulate(vo);
   long long ub = cost_update_b(pb) + cost_accumulate(vo);

@@ -614,12 +614,8 @@ static long long element_flops(dag *g, feint_element et, feint_problem pb, feint
   int psi[MAXQ][MAXN][4], vol[MAXQ];
   int Jinv[3][3], det = 0;
   if (geo_linear && !tensor) det = geometry(&S, 0, Jinv);
-  /* feint_vol_outside (physics.h): one Jacobian, Poisson, conv-diff or
-   * poisson_kappa, equal weights: vol = 1 in the sums, det w_0 times each
-   * output after */
-  int vo = geo_linear && !tensor &&
-           (pb == FEINT_POISSON || pb == FEINT_CONVDIFF || pb == FEINT_POISSON_KAPPA);
-  for (int q = 1; q < nq; q++) vo = vo && S.ei.qwts[q] == S.ei.qwts[0];
+  /* vol out of the sums: 1 in them, det w_0 times each output after */
+  const int vo = !tensor && feint_pm_vol_outside(et, pb, geo_linear);
   for (int q = 0; q < nq && !tensor; q++) {
     if (!geo_linear) det = geometry(&S, q, Jinv);
     vol[q] = vo ? cnst(g, 1.0) : mul(g, det, cnst(g, S.ei.qwts[q]));
@@ -669,6 +665,18 @@ static long long element_flops(dag *g, feint_element et, feint_problem pb, feint
     out[nout++] = b[i];
   }
   return count_live(g, out, nout);
+}
+
+/* src/kernel/physics.h's feint_vol_outside: one Jacobian, Poisson,
+ * conv-diff or poisson_kappa, a rule with equal weights (every element's). */
+int feint_pm_vol_outside(feint_element et, feint_problem pb, int geo_linear) {
+  feint_element_info ei;
+  if (!geo_linear || (pb != FEINT_POISSON && pb != FEINT_CONVDIFF && pb != FEINT_POISSON_KAPPA) ||
+      feint_element_get_info(et, &ei) != FEINT_SUCCESS)
+    return 0;
+  for (int q = 1; q < ei.num_qpts; q++)
+    if (ei.qwts[q] != ei.qwts[0]) return 0;
+  return 1;
 }
 
 long long feint_pm_dag_flops(feint_element et, feint_problem pb, feint_variant variant) {

@@ -16,5 +16,9 @@
  * of the kernel's expression DAG, perfmodel/flopdag.c; -1 if memory ran
  * out. */
 long long feint_pm_dag_flops(feint_element et, feint_problem pb, feint_variant variant);
+/* 1 if a variant with one Jacobian (geo_linear) takes vol out of the sums
+ * for problem pb on element et: the model's copy of src/kernel/physics.h's
+ * feint_vol_outside (flopdag.c). */
+int feint_pm_vol_outside(feint_element et, feint_problem pb, int geo_linear);
 
 #endif /* FEINT_PM_INTERNAL_H */
