@@ -21,6 +21,16 @@
 #include "kernel/block_io.h"
 #include "kernel/physics.h"
 
+/* A vertex's 3 coordinates as one masked 4-lane load (lane 3 neither read,
+ * so it cannot fault past the array's end, nor kept: zero) where AVX-512VL
+ * has it; elsewhere 3 scalar loads joined in registers (feint_gather_coords_block). */
+#if defined(__AVX512VL__) && defined(__x86_64__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
+#include <immintrin.h>
+#define FEINT_MASKED_LOAD3 1
+#else
+#define FEINT_MASKED_LOAD3 0
+#endif
+
 FEINT_DECLARE_TARGET_BEGIN
 
 /* The coefficients of element e into coef with the given stride. */
@@ -75,7 +85,10 @@ FEINT_INLINE void feint_block_elems(const size_t i0, const int nvalid, size_t el
  * vgatherqpd, which Zen cores run slowly, and the kernel's vector loads
  * then wait on 8-byte stores: tet4 Poisson from a mesh, one Zen 4 thread,
  * feint_integrate_mesh 24.4 ns per element against 9.5 for the kernel on a
- * gathered geometry array (bench/results/mesh_gather/). */
+ * gathered geometry array (bench/results/mesh_gather/).  Each row is one
+ * masked load under AVX-512VL (FEINT_MASKED_LOAD3; the three scalar loads
+ * and two inserts it replaces were 96 of a tet4 block's ~445 gather
+ * instructions): bench/results/assembly_zen4_loads/. */
 FEINT_INLINE void feint_gather_coords_block(const int ns, const uint32_t *conn,
                                             const double *coords, const size_t elem[FEINT_B],
                                             double *geo) {
@@ -88,7 +101,11 @@ FEINT_INLINE void feint_gather_coords_block(const int ns, const uint32_t *conn,
       FEINT_UNROLL
       for (int i = 0; i < 4; i++) {
         const double *x = coords + 3 * (size_t)conn[elem[g + i] * ns + n];
+#if FEINT_MASKED_LOAD3
+        r[i] = (feint_v4d)_mm256_maskz_loadu_pd(0x7, x);
+#else
         r[i] = (feint_v4d){x[0], x[1], x[2], 0.0}; /* never reads past the vertex */
+#endif
       }
       feint_transpose4(r, c);
       FEINT_UNROLL

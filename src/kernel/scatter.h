@@ -213,7 +213,11 @@ FEINT_INLINE int feint_scatter_element(const int et, const int pb, const int ato
  * element's N_S^2 entries of feint_assembly_map, checked when it was
  * made), or off8[r * N_S + s] when off8 != NULL (the map's 1-byte offsets;
  * the host driver passes a literal NULL for the other, so each width
- * compiles to its own loads). */
+ * compiles to its own loads).  On x86-64 hosts a row's 1-byte offsets are
+ * one load (N_S <= 8 bytes) and shifts instead of N_S byte loads: the
+ * scatter is bound by Zen 4's 3 memory operations per cycle (~84 per tet:
+ * 20 additions' loads and stores, 20 A^e loads, 16 map bytes, conn and
+ * row_ptr), bench/results/assembly_zen4_loads/. */
 FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const int atomic,
                                                const uint32_t *v, const int32_t *off,
                                                const uint8_t *off8, const double *Ae,
@@ -225,8 +229,18 @@ FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const
   for (int r = 0; r < ns; r++) {
     const int32_t vr = nc * (int32_t)v[r];
     int32_t o[FEINT_MAX_NODES];
-    FEINT_UNROLL
-    for (int s = 0; s < ns; s++) o[s] = off8 != NULL ? (int32_t)off8[r * ns + s] : off[r * ns + s];
+#if defined(__x86_64__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
+    if (off8 != NULL) { /* the row's N_S <= 8 bytes in one word, taken apart in registers */
+      _Static_assert(FEINT_MAX_NODES <= 8, "a row's offsets fit one 64-bit word");
+      uint64_t w = 0;
+      __builtin_memcpy(&w, off8 + r * ns, (size_t)ns);
+      __asm__("" : "+r"(w)); /* keeps clang from splitting it back into byte loads */
+      FEINT_UNROLL
+      for (int s = 0; s < ns; s++) o[s] = (int32_t)((w >> (8 * s)) & 0xff);
+    } else
+#endif
+      FEINT_UNROLL
+      for (int s = 0; s < ns; s++) o[s] = off8 != NULL ? (int32_t)off8[r * ns + s] : off[r * ns + s];
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
       const int i = nc * r + c;
