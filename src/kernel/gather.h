@@ -24,7 +24,7 @@
 /* A vertex's 3 coordinates as one masked 4-lane load (lane 3 neither read,
  * so it cannot fault past the array's end, nor kept: zero) where AVX-512VL
  * has it; elsewhere 3 scalar loads joined in registers (feint_gather_coords_block). */
-#if defined(__AVX512VL__) && defined(__x86_64__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
+#if FEINT_X86_HOST && defined(__AVX512VL__)
 #include <immintrin.h>
 #define FEINT_MASKED_LOAD3 1
 #else
@@ -187,7 +187,7 @@ FEINT_INLINE void feint_gather_dofs_block(const int et, const int pb, const uint
  * (bench/results/operator_qpoint_gather/). */
 FEINT_INLINE void feint_gather_scalar_dofs_block(const int ns, const uint16_t *lc,
                                                  const double *x, double *xe) {
-#if FEINT_HAVE_V4D && defined(__x86_64__) && !defined(__NVPTX__) && !defined(__AMDGPU__)
+#if FEINT_HAVE_V4D && FEINT_X86_HOST
   FEINT_UNROLL
   for (int g = 0; g < FEINT_B; g += 4)
     FEINT_UNROLL

@@ -41,6 +41,15 @@
  * whose address reaches an empty asm statement forces the realignment;
  * the frame then gets 64-byte spill slots (vmovapd).  Nothing else
  * changes: no instruction of the kernel, no result. */
+/* 1 in x86-64 host code, 0 elsewhere and in the device passes of an
+ * offload build (which see the host's macros too): what guards the loops'
+ * x86-only forms (kernel/gather.h, kernel/scatter.h). */
+#if defined(__x86_64__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
+#define FEINT_X86_HOST 1
+#else
+#define FEINT_X86_HOST 0
+#endif
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define FEINT_ALIGN_FRAME()                                 \
   do {                                                      \

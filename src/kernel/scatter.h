@@ -118,7 +118,7 @@ FEINT_INLINE int feint_scatter_row(const int ns, const int nc, const int atomic,
  * prism6 Poisson 160-165 ns -> 207-273, and a presence mask kept in the
  * column loop 160 -> 172-177 (tet4 57 -> 64); devices run one element per
  * thread. */
-#if defined(__AVX512F__) && defined(__clang__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
+#if FEINT_X86_HOST && defined(__AVX512F__) && defined(__clang__)
 #define FEINT_ROW_W 16
 typedef int32_t feint_v16i_u __attribute__((ext_vector_type(FEINT_ROW_W), aligned(4), may_alias));
 typedef int32_t feint_v16i __attribute__((ext_vector_type(FEINT_ROW_W)));
@@ -229,7 +229,7 @@ FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const
   for (int r = 0; r < ns; r++) {
     const int32_t vr = nc * (int32_t)v[r];
     int32_t o[FEINT_MAX_NODES];
-#if defined(__x86_64__) && !defined(__NVPTX__) && !defined(__AMDGCN__)
+#if FEINT_X86_HOST
     if (off8 != NULL) { /* the row's N_S <= 8 bytes in one word, taken apart in registers */
       _Static_assert(FEINT_MAX_NODES <= 8, "a row's offsets fit one 64-bit word");
       uint64_t w = 0;
@@ -240,7 +240,8 @@ FEINT_INLINE void feint_scatter_element_mapped(const int et, const int pb, const
     } else
 #endif
       FEINT_UNROLL
-      for (int s = 0; s < ns; s++) o[s] = off8 != NULL ? (int32_t)off8[r * ns + s] : off[r * ns + s];
+      for (int s = 0; s < ns; s++)
+        o[s] = off8 != NULL ? (int32_t)off8[r * ns + s] : off[r * ns + s];
     FEINT_UNROLL
     for (int c = 0; c < nc; c++) {
       const int i = nc * r + c;
