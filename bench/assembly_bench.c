@@ -3,8 +3,13 @@
  * problem's CSR matrix and load vector on a mesh (feint_assemble), for tet4
  * and prism6 x Poisson and conv-diff (hex8 and elasticity on request, with
  * --case), both strategies (colouring, atomics), with all threads and with
- * one, on the box mesh in generator order and renumbered along a Hilbert
- * curve (feint_mesh_renumber), with positions found by search in the CSR
+ * one, on a mesh in several orders (order_tab below): the box mesh in
+ * generator order (or a Gmsh mesh read from --mesh, in the file's order,
+ * "gmsh"), renumbered along a Hilbert curve (feint_mesh_renumber: vertices
+ * and elements, or "hilbert-elements", the elements alone), numbered at
+ * random ("random": vertices and elements shuffled with a fixed seed, the
+ * order of a mesh nobody ordered) and that renumbered ("random-hilbert"),
+ * with positions found by search in the CSR
  * rows (feint_assemble) and read from a feint_assembly_map
  * (feint_assemble_mapped; 1-byte offsets on these meshes, the model counts
  * the width the map reports), beside the lower bound of the
@@ -29,8 +34,11 @@
  * needs ~28 GB) is skipped with a line naming a --cells that fits.
  *
  * Usage: feint_bench_assembly [--cells N] [--reps R] [--csv FILE]
- *        [--case tet4-poisson,...] [--threads T1,T2] [--order box,hilbert]
- *        [--pos search,map]
+ *        [--case tet4-poisson,...] [--threads T1,T2]
+ *        [--order box,hilbert,hilbert-elements,random,random-hilbert] [--pos search,map]
+ *        [--mesh FILE.msh]
+ * --order takes exact names, comma-separated ("gmsh" and "box" both name the
+ * order the mesh was made in); the default is box,hilbert,random.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <omp.h>
@@ -85,10 +93,78 @@ static void reference(const feint_mesh *m, feint_problem pb, const double *coef,
   free(Ae), free(be);
 }
 
+/* The orders a mesh is measured in: as made (the generator's, or the
+ * file's: "box" or "gmsh"), then renumbered by feint_mesh_renumber (vertices
+ * and elements, or the elements alone, which leaves vertex data where it
+ * is), or shuffled first. */
+static const struct {
+  const char *name;
+  int shuffle;
+  unsigned renumber;
+} order_tab[] = {{"box", 0, 0},
+                 {"hilbert", 0, FEINT_RENUMBER_VERTICES | FEINT_RENUMBER_ELEMENTS},
+                 {"hilbert-elements", 0, FEINT_RENUMBER_ELEMENTS},
+                 {"random", 1, 0},
+                 {"random-hilbert", 1, FEINT_RENUMBER_VERTICES | FEINT_RENUMBER_ELEMENTS}};
+#define NUM_ORDERS ((int)(sizeof order_tab / sizeof order_tab[0]))
+
+/* 1 if `name` is one of the comma-separated names of `list` (exactly). */
+static int in_list(const char *list, const char *name) {
+  const size_t n = strlen(name);
+  for (const char *p = list; p != NULL; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0')) return 1;
+  return 0;
+}
+
+/* Number m's vertices and elements at random (Fisher-Yates, xorshift64*
+ * with a fixed seed, so every run measures the same mesh): elements keep
+ * their vertices and node order, faces follow the vertices.  0, or 1 on a
+ * failed allocation (m unchanged). */
+static int shuffle_mesh(feint_mesh *m) {
+  feint_element_info ei;
+  feint_element_get_info(m->element, &ei);
+  const size_t nv = m->num_vertices, ne = m->num_elem, ns = (size_t)ei.num_nodes;
+  uint32_t *vnew = malloc(nv * sizeof *vnew), *conn = malloc(ne * ns * sizeof *conn);
+  size_t *eold = malloc(ne * sizeof *eold);
+  double *xyz = malloc(nv * 3 * sizeof *xyz);
+  int32_t *tags = m->elem_tags != NULL ? malloc(ne * sizeof *tags) : NULL;
+  if (!vnew || !eold || !xyz || !conn || (m->elem_tags != NULL && !tags)) {
+    free(vnew), free(eold), free(xyz), free(conn), free(tags);
+    return 1;
+  }
+  uint64_t r = 0x9e3779b97f4a7c15ull; /* xorshift64*, any nonzero seed */
+#define NEXT_RAND() (r ^= r >> 12, r ^= r << 25, r ^= r >> 27, r * 0x2545f4914f6cdd1dull)
+  for (size_t v = 0; v < nv; v++) vnew[v] = (uint32_t)v;
+  for (size_t v = nv; v > 1; v--) { /* vnew: new index of old vertex */
+    const size_t j = (size_t)(NEXT_RAND() % v);
+    const uint32_t t = vnew[v - 1];
+    vnew[v - 1] = vnew[j], vnew[j] = t;
+  }
+  for (size_t e = 0; e < ne; e++) eold[e] = e;
+  for (size_t e = ne; e > 1; e--) { /* eold: old index of new element */
+    const size_t j = (size_t)(NEXT_RAND() % e), t = eold[e - 1];
+    eold[e - 1] = eold[j], eold[j] = t;
+  }
+#undef NEXT_RAND
+  for (size_t v = 0; v < nv; v++)
+    for (int a = 0; a < 3; a++) xyz[3 * (size_t)vnew[v] + a] = m->coords[3 * v + a];
+  for (size_t e = 0; e < ne; e++) {
+    for (size_t k = 0; k < ns; k++) conn[e * ns + k] = vnew[m->conn[eold[e] * ns + k]];
+    if (tags != NULL) tags[e] = m->elem_tags[eold[e]];
+  }
+  memcpy(m->coords, xyz, nv * 3 * sizeof *xyz);
+  memcpy(m->conn, conn, ne * ns * sizeof *conn);
+  if (tags != NULL) memcpy(m->elem_tags, tags, ne * sizeof *tags);
+  for (size_t f = 0; f < m->num_faces * 4; f++)
+    if (m->faces[f] != FEINT_NO_VERTEX) m->faces[f] = vnew[m->faces[f]];
+  free(vnew), free(eold), free(xyz), free(conn), free(tags);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   /* 6 * 88^3 = 4.09 M tets, 2 * 127^3 = 4.10 M prisms, 160^3 = 4.10 M hexes */
   size_t cells_el[FEINT_ELEMENT_COUNT] = {88, 127, 160};
-  const char *orders = "box,hilbert", *positions = "search,map";
+  const char *orders = "box,hilbert,random", *positions = "search,map", *mesh_file = NULL;
   int reps = 5;
   const char *csv = NULL, *cases = "tet4-poisson,tet4-convdiff,prism6-poisson,prism6-convdiff";
   int thread_list[2] = {omp_get_max_threads(), 1}, nthread_list = omp_get_max_threads() > 1 ? 2 : 1;
@@ -97,6 +173,7 @@ int main(int argc, char **argv) {
       cells_el[0] = cells_el[1] = cells_el[2] = (size_t)atol(argv[++i]);
     else if (!strcmp(argv[i], "--order") && i + 1 < argc) orders = argv[++i];
     else if (!strcmp(argv[i], "--pos") && i + 1 < argc) positions = argv[++i];
+    else if (!strcmp(argv[i], "--mesh") && i + 1 < argc) mesh_file = argv[++i];
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!strcmp(argv[i], "--case") && i + 1 < argc) cases = argv[++i];
@@ -104,7 +181,10 @@ int main(int argc, char **argv) {
       nthread_list = sscanf(argv[++i], "%d,%d", &thread_list[0], &thread_list[1]);
       if (nthread_list < 1) nthread_list = 1;
     } else {
-      fprintf(stderr, "usage: %s [--cells N] [--reps R] [--csv FILE] [--case list] [--threads T1,T2] [--order box,hilbert] [--pos search,map]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--cells N] [--reps R] [--csv FILE] [--case list] "
+                      "[--threads T1,T2] "
+                      "[--order box,hilbert,hilbert-elements,random,random-hilbert] "
+                      "[--pos search,map] [--mesh FILE.msh]\n", argv[0]);
       return 2;
     }
   }
@@ -122,9 +202,9 @@ int main(int argc, char **argv) {
                  "bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,pct_of_bound,status\n");
   printf("feint_bench_assembly: feint %s, %d threads max, variant qss_geo_linear, kernel time "
          "(trusted geometry)\n", FEINT_VERSION_STRING, omp_get_max_threads());
-  printf("%-16s %-7s %-9s %-6s %3s %10s %9s %9s %9s %9s %8s %7s %6s %s\n", "case", "order", "strategy", "pos",
-         "thr", "elements", "min ns/e", "med ns/e", "cpu ns/e", "bound ns", "binds", "%bound", "GB/s",
-         "status");
+  printf("%-16s %-16s %-9s %-6s %3s %10s %9s %9s %9s %9s %8s %7s %6s %s\n", "case", "order",
+         "strategy", "pos", "thr", "elements", "min ns/e", "med ns/e", "cpu ns/e", "bound ns",
+         "binds", "%bound", "GB/s", "status");
   /* probes: triad over 3 x 2^24 doubles (384 MiB), FMA for ~20 ms */
   const size_t tn = (size_t)1 << 24;
   double *ta = aligned_alloc(64, tn * 8), *tb = aligned_alloc(64, tn * 8), *tc = aligned_alloc(64, tn * 8);
@@ -134,19 +214,32 @@ int main(int argc, char **argv) {
   int any_fail = 0;
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (int pb = 0; pb < FEINT_PROBLEM_COUNT; pb++)
-      for (int hilbert = 0; hilbert < 2; hilbert++) {
+      for (int oi = 0; oi < NUM_ORDERS; oi++) {
       char name[64];
       snprintf(name, sizeof name, "%s-%s", feint_element_name((feint_element)el),
                feint_problem_name((feint_problem)pb));
-      const char *order = hilbert ? "hilbert" : "box";
-      if (!strstr(cases, name) || !strstr(orders, order)) continue;
+      const char *order = oi == 0 ? (mesh_file != NULL ? "gmsh" : "box") : order_tab[oi].name;
+      const int wanted = in_list(orders, order) ||
+                         (oi == 0 && (in_list(orders, "box") || in_list(orders, "gmsh")));
+      if (!strstr(cases, name) || !wanted) continue;
       omp_set_num_threads(thread_list[0]);
       feint_mesh m;
       const size_t cells = cells_el[el];
-      if (feint_mesh_box_create((feint_element)el, cells, cells, cells, FEINT_PERTURB_NONE, 0.0, 1,
-                                &m) ||
-          (hilbert && feint_mesh_renumber(&m, FEINT_RENUMBER_VERTICES | FEINT_RENUMBER_ELEMENTS,
-                                          NULL, NULL))) {
+      if (mesh_file != NULL ? feint_mesh_read_msh(mesh_file, &m)
+                            : feint_mesh_box_create((feint_element)el, cells, cells, cells,
+                                                    FEINT_PERTURB_NONE, 0.0, 1, &m)) {
+        fprintf(stderr, "mesh: %s\n", feint_last_error());
+        return 1;
+      }
+      if (m.element != (feint_element)el) { /* a --mesh of another element type */
+        feint_mesh_destroy(&m);
+        continue;
+      }
+      if (order_tab[oi].shuffle && shuffle_mesh(&m)) {
+        fprintf(stderr, "mesh: out of memory\n");
+        return 1;
+      }
+      if (order_tab[oi].renumber && feint_mesh_renumber(&m, order_tab[oi].renumber, NULL, NULL)) {
         fprintf(stderr, "mesh: %s\n", feint_last_error());
         return 1;
       }
@@ -245,7 +338,7 @@ int main(int argc, char **argv) {
           bound_ns /= ne; /* totals over the mesh -> per element */
           const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
           const double gbs = (double)pc.bytes_compulsory / (s_min * 1e9);
-          printf("%-16s %-7s %-9s %-6s %3d %10zu %9.2f %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %s\n",
+          printf("%-16s %-16s %-9s %-6s %3d %10zu %9.2f %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %s\n",
                  name, order, st ? "atomics" : "colouring", pos, thread_list[ti], m.num_elem, tmin,
                  tmed, tcpu, bound_ns, feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
           if (!pass)
