@@ -1,5 +1,8 @@
-/* t605_mesh_renumber (range t6xx): feint_mesh_renumber returns permutations that coords, connectivity, tags and faces follow exactly (every element's volume and node coordinates unchanged, bit for bit), is deterministic, improves locality of a shuffled mesh (mean vertex-index spread per element), gives a mesh at extreme scales (extent below 1e-302, spanning +-2^1023, near DBL_MAX) the order of the same mesh at unit scale, and refuses bad input without writing. */
+/* t605_mesh_renumber (range t6xx): feint_mesh_renumber returns permutations that coords, connectivity, tags and faces follow exactly (every element's volume and node coordinates unchanged, bit for bit), is deterministic, improves locality of a shuffled mesh (mean vertex-index spread per element), gives a mesh at extreme scales (extent below 1e-302, spanning +-2^1023, near DBL_MAX) the order of the same mesh at unit scale, orders the points of a grid along a Hilbert curve (starting at the origin, each step to a neighbour), the same for any thread count, and refuses bad input without writing. */
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "mesh_util.h"
 #include "test_util.h"
@@ -195,7 +198,84 @@ static void check_extreme_scales(feint_element el) {
   feint_mesh_destroy(&m);
 }
 
+/* The order is a Hilbert curve's: vertices at the integer points of
+ * [0, 16)^3, and one at (2^21, 2^21, 2^21) so that the grid over the
+ * bounding box has cells of side 1 with the points at their corners.  A
+ * Hilbert curve starts at the origin and fills the 16^3 cells nearest to it
+ * first, each one a step of 1 along one axis from the one before: the
+ * renumbered points 0..4095 are those of the small cube, point 0 is the
+ * origin, consecutive ones are neighbours, and the far vertex comes last.
+ * (Any wrong bit in the index - the curve's state, its Gray code or the
+ * interleaving of the axes - breaks one of these.) */
+static void check_hilbert_curve(void) {
+  enum { S = 16 };
+  const size_t nv = S * S * S + 1, ne = (S - 1) * (S - 1) * (S - 1) + 1;
+  feint_mesh m = {FEINT_TET4, nv, ne, malloc(nv * 3 * sizeof(double)),
+                  malloc(ne * 4 * sizeof(uint32_t)), NULL, 0, NULL, NULL, 0};
+  for (size_t v = 0; v < nv - 1; v++) {
+    m.coords[3 * v] = (double)(v % S);
+    m.coords[3 * v + 1] = (double)(v / S % S);
+    m.coords[3 * v + 2] = (double)(v / (S * S));
+  }
+  for (int a = 0; a < 3; a++) m.coords[3 * (nv - 1) + (size_t)a] = 0x1p21;
+  size_t e = 0; /* a tet at each point (i, j, k < S - 1) and one with the far vertex */
+  for (uint32_t k = 0; k + 1 < S; k++)
+    for (uint32_t j = 0; j + 1 < S; j++)
+      for (uint32_t i = 0; i + 1 < S; i++, e++) {
+        const uint32_t v = i + S * j + S * S * k;
+        const uint32_t t[4] = {v, v + 1, v + S, v + S * S};
+        memcpy(m.conn + 4 * e, t, sizeof t);
+      }
+  const uint32_t last[4] = {0, 1, S, (uint32_t)(nv - 1)};
+  memcpy(m.conn + 4 * e, last, sizeof last);
+  uint32_t *perm = malloc(nv * sizeof *perm);
+  CHECK_STATUS(feint_mesh_renumber(&m, FEINT_RENUMBER_VERTICES, perm, NULL), FEINT_SUCCESS, NULL);
+  CHECK(perm[nv - 1] == nv - 1, "the far vertex is number %u, not the last", perm[nv - 1]);
+  CHECK(m.coords[0] == 0 && m.coords[1] == 0 && m.coords[2] == 0,
+        "the curve starts at (%g, %g, %g), not at the origin", m.coords[0], m.coords[1],
+        m.coords[2]);
+  size_t jumps = 0;
+  for (size_t v = 0; v + 2 < nv; v++) {
+    double d = 0;
+    for (size_t a = 0; a < 3; a++) d += fabs(m.coords[3 * (v + 1) + a] - m.coords[3 * v + a]);
+    jumps += d != 1.0;
+  }
+  CHECK(jumps == 0, "%zu of %zu steps along the curve are not to a neighbouring point", jumps,
+        nv - 2);
+  free(perm);
+  free(m.coords), free(m.conn);
+}
+
+/* The same order for any thread count (the sort splits its passes between
+ * threads): a shuffled mesh renumbered with 1, 2 and 3 threads. */
+static void check_thread_counts(void) {
+#ifdef _OPENMP
+  feint_mesh m;
+  CHECK_STATUS(feint_mesh_box_create(FEINT_TET4, 21, 17, 19, FEINT_PERTURB_GENERAL, 0.15, 5, &m),
+               FEINT_SUCCESS, NULL);
+  shuffle_vertices(&m, 91);
+  const int max_threads = omp_get_max_threads();
+  feint_mesh ref = copy_mesh(&m);
+  omp_set_num_threads(1);
+  CHECK_STATUS(feint_mesh_renumber(&ref, 3, NULL, NULL), FEINT_SUCCESS, NULL);
+  for (int nt = 2; nt <= 3; nt++) {
+    feint_mesh r = copy_mesh(&m);
+    omp_set_num_threads(nt);
+    CHECK_STATUS(feint_mesh_renumber(&r, 3, NULL, NULL), FEINT_SUCCESS, NULL);
+    CHECK(memcmp(r.coords, ref.coords, m.num_vertices * 3 * sizeof(double)) == 0 &&
+              memcmp(r.conn, ref.conn, m.num_elem * 4 * sizeof(uint32_t)) == 0,
+          "%d threads renumber differently from one", nt);
+    free_copy(&r);
+  }
+  omp_set_num_threads(max_threads);
+  free_copy(&ref);
+  feint_mesh_destroy(&m);
+#endif
+}
+
 int main(void) {
+  check_hilbert_curve();
+  check_thread_counts();
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++) check_extreme_scales((feint_element)el);
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (unsigned what = 0; what <= 3; what++) check_renumber((feint_element)el, what);
