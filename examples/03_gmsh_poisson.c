@@ -72,6 +72,15 @@ int main(int argc, char **argv) {
   }
   size_t num_fixed;
   if (feint_mesh_orient(&m, &num_fixed) != FEINT_SUCCESS) return fail(quiet, "orient");
+  /* Gmsh numbers vertices and elements in no order that keeps neighbours
+   * near each other; along a Hilbert curve, assembly on a 2.3 M-tet Gmsh
+   * mesh took 28 instead of 196 ns per tet (one Zen 4 core, README "Where the
+   * time goes").  Everything below is computed from the renumbered mesh, so
+   * no data has to follow the permutation (pass arrays instead of NULL to
+   * get it). */
+  if (feint_mesh_renumber(&m, FEINT_RENUMBER_VERTICES | FEINT_RENUMBER_ELEMENTS, NULL, NULL) !=
+      FEINT_SUCCESS)
+    return fail(quiet, "renumber");
   const double t_read = now_s() - t0;
   if (m.element != FEINT_TET4) {
     if (!quiet) fprintf(stderr, "this example solves on tetrahedra; the mesh has another type\n");
