@@ -586,7 +586,10 @@ feint_status feint_mesh_orient(feint_mesh *mesh, size_t *num_fixed);
  *             (0,0,1); prism: bottom triangle 0-2, top 3-5 above them; hex:
  *             bottom face 0-3 counter-clockwise seen from above, top 4-7
  *             above them), nodes are not reordered (see feint_mesh_orient).
- *             Order: as in the file.
+ *             Order: as in the file.  Gmsh's numbering of vertices and
+ *             elements keeps no neighbours together: renumber the mesh
+ *             (feint_mesh_renumber) before assembling on it (a 4.3 M-tet
+ *             Gmsh cube, one Zen 4 core: 231 -> 29 ns per tet).
  *  elem_tags: always allocated: the first physical tag of the element's
  *             entity ($Entities), 0 if it has none or the file has no
  *             $Entities.
@@ -621,9 +624,13 @@ enum { FEINT_RENUMBER_VERTICES = 1u << 0, FEINT_RENUMBER_ELEMENTS = 1u << 1 };
  * in the order of their position along a Hilbert space-filling curve over
  * the mesh's bounding box, elements (FEINT_RENUMBER_ELEMENTS) in the order
  * of their centroids along the same curve (after the vertices, if both);
- * ties keep the old order, so the result is deterministic.  Any finite mesh
+ * ties keep the old order, so the result is deterministic and the same for
+ * any thread count.  Any finite mesh
  * is ordered (a bounding box down to a point, up to +-DBL_MAX); a mesh
- * scaled by a power of two gets the same permutations.
+ * scaled by a power of two gets the same permutations.  Elements alone
+ * (vertex data stays where it is) recover most of the locality: on a Gmsh
+ * mesh, 48 instead of 29 ns per tet of assembly, against 231 unrenumbered.
+ * Cost: ~0.1 us per element and vertex (4.3 M tets, 2 Zen 4 threads: 0.39 s).
  * coords, conn (rows and vertex indices), elem_tags and the vertex indices
  * of faces follow; faces keep their order; each element keeps its node order
  * (and so its orientation).  Works on caller-owned meshes too (the arrays

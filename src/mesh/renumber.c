@@ -58,7 +58,8 @@ static uint64_t spread3(uint32_t v) {
 FEINT_INLINE uint64_t hilbert_index(uint32_t x0, uint32_t x1, uint32_t x2) {
   /* inverse undo: per bit b from the top, for each axis i: bit set, invert
    * the low bits of x0; clear, exchange the low bits of x0 and x_i */
-  FEINT_UNROLL for (int b = HILBERT_BITS - 1; b > 0; b--) {
+  FEINT_UNROLL
+  for (int b = HILBERT_BITS - 1; b > 0; b--) {
     const uint32_t p = (1u << b) - 1;
     x0 ^= p & (0u - ((x0 >> b) & 1u)); /* axis 0: an exchange with itself is nothing */
     uint32_t set = 0u - ((x1 >> b) & 1u), t = (x0 ^ x1) & p & ~set;
@@ -72,8 +73,8 @@ FEINT_INLINE uint64_t hilbert_index(uint32_t x0, uint32_t x1, uint32_t x2) {
   x1 ^= x0;
   x2 ^= x1;
   uint32_t t = 0;
-  FEINT_UNROLL for (int b = HILBERT_BITS - 1; b > 0; b--)
-    t ^= ((1u << b) - 1) & (0u - ((x2 >> b) & 1u));
+  FEINT_UNROLL
+  for (int b = HILBERT_BITS - 1; b > 0; b--) t ^= ((1u << b) - 1) & (0u - ((x2 >> b) & 1u));
   /* interleave, most significant bits first: bit b of x_i at 3 b + 2 - i */
   return spread3(x0 ^ t) << 2 | spread3(x1 ^ t) << 1 | spread3(x2 ^ t);
 }
