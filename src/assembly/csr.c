@@ -82,22 +82,53 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
       for (int n = 0; n < ns; n++) velem[next[mesh->conn[e * ns + n]]++] = (uint32_t)e;
   }
   const size_t max_nb = max_deg * ns < nv ? max_deg * ns : nv;
-  uint32_t *nbs = malloc((size_t)nthreads * (max_nb + 1) * sizeof(uint32_t));
-  if (!nbs) {
-    free(vptr), free(velem), free(len), free(marks);
-    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate neighbour lists of %zu entries", max_nb);
-  }
+  /* Every vertex's neighbour list, found once: each thread lists those of a
+   * contiguous share of the vertices into a buffer of its own (grown as it
+   * fills), and after the row offsets copies them into place.  They were
+   * found twice, once to count and once to fill (a renumbered 4.30 M-tet
+   * Gmsh mesh, 2 threads, Zen 4: 0.42-0.52 -> 0.33-0.34 s). */
+  uint32_t **lists = calloc((size_t)nthreads, sizeof *lists);
+  /* thread t's share of the vertices: [first[t], first[t + 1]) */
+  size_t *first = calloc((size_t)nthreads + 1, sizeof *first);
+  int team = 1, failed = lists == NULL || first == NULL;
+  if (!failed) {
 #pragma omp parallel num_threads(nthreads)
-  {
-    int t = 0;
+    {
+      int t = 0;
 #ifdef _OPENMP
-    t = omp_get_thread_num();
+      t = omp_get_thread_num();
+#pragma omp single
+      team = omp_get_num_threads();
 #endif
-    uint32_t *mark = marks + (size_t)t * nv, *nb = nbs + (size_t)t * (max_nb + 1);
-    for (size_t v = 0; v < nv; v++) mark[v] = 0; /* v + 1 >= 1 never matches */
-#pragma omp for schedule(static)
-    for (size_t v = 0; v < nv; v++)
-      len[v] = vertex_neighbours(mesh, vptr, velem, (uint32_t)v, mark, nb);
+      size_t lo, hi;
+      feint_thread_range(nv, t, team, &lo, &hi);
+      first[t + 1] = hi;
+      uint32_t *mark = marks + (size_t)t * nv;
+      for (size_t v = 0; v < nv; v++) mark[v] = 0; /* v + 1 >= 1 never matches */
+      size_t cap = 16 * (hi - lo) + max_nb, used = 0;
+      uint32_t *list = malloc(cap * sizeof *list);
+      for (size_t v = lo; v < hi && list != NULL; v++) {
+        if (cap - used < max_nb) { /* room for the longest list */
+          uint32_t *more = realloc(list, 2 * cap * sizeof *list);
+          if (more == NULL) free(list);
+          list = more, cap *= 2;
+          if (list == NULL) break;
+        }
+        len[v] = vertex_neighbours(mesh, vptr, velem, (uint32_t)v, mark, list + used);
+        used += len[v];
+      }
+      lists[t] = list;
+      if (list == NULL) {
+#pragma omp atomic write
+        failed = 1;
+      }
+    }
+  }
+  if (failed) {
+    for (int t = 0; lists != NULL && t < nthreads; t++) free(lists[t]);
+    free(lists), free(first);
+    free(vptr), free(velem), free(len), free(marks);
+    FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the neighbour lists of %zu vertices", nv);
   }
   /* rows: vertex v gives rows dpv v + c, each with dpv len[v] entries */
   int64_t *row_ptr = malloc((nv * dpv + 1) * sizeof(int64_t));
@@ -113,32 +144,28 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
   int32_t *col_idx = row_ptr ? malloc(nnz * sizeof(int32_t)) : NULL;
   double *values = col_idx ? malloc(nnz * sizeof(double)) : NULL;
   if (!values) {
-    free(vptr), free(velem), free(len), free(marks), free(nbs), free(row_ptr), free(col_idx);
+    for (int t = 0; t < nthreads; t++) free(lists[t]);
+    free(lists), free(first);
+    free(vptr), free(velem), free(len), free(marks), free(row_ptr), free(col_idx);
     FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the CSR pattern (%zu nonzeros)", nnz);
   }
-#pragma omp parallel num_threads(nthreads)
-  {
-    int t = 0;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-#endif
-    uint32_t *mark = marks + (size_t)t * nv, *nb = nbs + (size_t)t * (max_nb + 1);
-    for (size_t v = 0; v < nv; v++) mark[v] = 0;
-#pragma omp for schedule(static)
-    for (size_t v = 0; v < nv; v++) {
-      const size_t cnt = vertex_neighbours(mesh, vptr, velem, (uint32_t)v, mark, nb);
+#pragma omp parallel for schedule(static, 1) num_threads(team)
+  for (int t = 0; t < team; t++) {
+    const uint32_t *nb = lists[t];
+    for (size_t v = first[t]; v < first[t + 1]; nb += len[v], v++)
       for (size_t c = 0; c < dpv; c++) {
         int32_t *cols = col_idx + row_ptr[v * dpv + c];
         double *vals = values + row_ptr[v * dpv + c];
-        for (size_t k = 0; k < cnt; k++)
+        for (size_t k = 0; k < len[v]; k++)
           for (size_t cc = 0; cc < dpv; cc++) {
             cols[k * dpv + cc] = (int32_t)(nb[k] * dpv + cc);
             vals[k * dpv + cc] = 0.0;
           }
       }
-    }
   }
-  free(vptr), free(velem), free(len), free(marks), free(nbs);
+  for (int t = 0; t < nthreads; t++) free(lists[t]);
+  free(lists), free(first);
+  free(vptr), free(velem), free(len), free(marks);
   A->num_rows = A->num_cols = nv * dpv;
   A->nnz = nnz;
   A->row_ptr = row_ptr;
