@@ -88,9 +88,7 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
    * found twice, once to count and once to fill (a renumbered 4.30 M-tet
    * Gmsh mesh, 2 threads, Zen 4: 0.42-0.52 -> 0.33-0.34 s). */
   uint32_t **lists = calloc((size_t)nthreads, sizeof *lists);
-  /* thread t's share of the vertices: [first[t], first[t + 1]) */
-  size_t *first = calloc((size_t)nthreads + 1, sizeof *first);
-  int team = 1, failed = lists == NULL || first == NULL;
+  int team = 1, failed = lists == NULL;
   if (!failed) {
 #pragma omp parallel num_threads(nthreads)
     {
@@ -102,7 +100,6 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
 #endif
       size_t lo, hi;
       feint_thread_range(nv, t, team, &lo, &hi);
-      first[t + 1] = hi;
       uint32_t *mark = marks + (size_t)t * nv;
       for (size_t v = 0; v < nv; v++) mark[v] = 0; /* v + 1 >= 1 never matches */
       size_t cap = 16 * (hi - lo) + max_nb, used = 0;
@@ -110,9 +107,12 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
       for (size_t v = lo; v < hi && list != NULL; v++) {
         if (cap - used < max_nb) { /* room for the longest list */
           uint32_t *more = realloc(list, 2 * cap * sizeof *list);
-          if (more == NULL) free(list);
+          if (more == NULL) {
+            free(list);
+            list = NULL;
+            break;
+          }
           list = more, cap *= 2;
-          if (list == NULL) break;
         }
         len[v] = vertex_neighbours(mesh, vptr, velem, (uint32_t)v, mark, list + used);
         used += len[v];
@@ -126,7 +126,7 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
   }
   if (failed) {
     for (int t = 0; lists != NULL && t < nthreads; t++) free(lists[t]);
-    free(lists), free(first);
+    free(lists);
     free(vptr), free(velem), free(len), free(marks);
     FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the neighbour lists of %zu vertices", nv);
   }
@@ -145,14 +145,16 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
   double *values = col_idx ? malloc(nnz * sizeof(double)) : NULL;
   if (!values) {
     for (int t = 0; t < nthreads; t++) free(lists[t]);
-    free(lists), free(first);
+    free(lists);
     free(vptr), free(velem), free(len), free(marks), free(row_ptr), free(col_idx);
     FEINT_CHECK(0, FEINT_ERR_ALLOC, "cannot allocate the CSR pattern (%zu nonzeros)", nnz);
   }
 #pragma omp parallel for schedule(static, 1) num_threads(team)
   for (int t = 0; t < team; t++) {
     const uint32_t *nb = lists[t];
-    for (size_t v = first[t]; v < first[t + 1]; nb += len[v], v++)
+    size_t lo, hi; /* the share thread t listed */
+    feint_thread_range(nv, t, team, &lo, &hi);
+    for (size_t v = lo; v < hi; nb += len[v], v++)
       for (size_t c = 0; c < dpv; c++) {
         int32_t *cols = col_idx + row_ptr[v * dpv + c];
         double *vals = values + row_ptr[v * dpv + c];
@@ -164,7 +166,7 @@ feint_status feint_csr_create(const feint_mesh *mesh, int dofs_per_vertex, feint
       }
   }
   for (int t = 0; t < nthreads; t++) free(lists[t]);
-  free(lists), free(first);
+  free(lists);
   free(vptr), free(velem), free(len), free(marks);
   A->num_rows = A->num_cols = nv * dpv;
   A->nnz = nnz;
