@@ -719,7 +719,9 @@ feint_status feint_mesh_box_create(feint_element element, size_t nx, size_t ny, 
  * mesh): every connectivity index below num_vertices, no vertex twice in an
  * element, finite coordinates at every vertex an element uses, det J > 0 at
  * every quadrature point, and affine prisms for geo_linear variants; the
- * message names the element (and vertex).  Memory space: host arrays; a
+ * message names the element (and vertex).  The assembly calls take the
+ * geometry's findings from their plan when the mesh is the one the plan
+ * was made from (feint_assembly_create).  Memory space: host arrays; a
  * device target copies the mesh, coefficients and outputs to the device and
  * back in each call (FEINT_FLAG_DEVICE_POINTERS is not supported on these
  * paths yet: FEINT_ERR_UNSUPPORTED).  Cases: every element (tet4, prism6,
@@ -874,7 +876,14 @@ typedef struct feint_assembly feint_assembly;
  * feint_assemble compares a fingerprint of the elements' vertex sets,
  * taken here, in one pass at every call, and refuses a plan of another
  * connectivity (reordering the nodes within an element, as
- * feint_mesh_orient does, keeps the plan valid).
+ * feint_mesh_orient does, keeps the plan valid).  The plan also checks the
+ * elements' geometry once, as a checked call does, and keeps what it found
+ * with fingerprints of the ordered connectivity and of the coordinates: a
+ * checked feint_assemble on a mesh that matches both then reads only the
+ * coefficients and reports a bad element from what was kept, with the
+ * message a scan gives.  A mesh changed since (coordinates moved, nodes
+ * reordered) is scanned as if there were no plan; any change to one entry
+ * of conn or coords changes its fingerprint.
  * Errors: FEINT_ERR_NULL_ARG (plan), those of feint_mesh_check,
  * FEINT_ERR_BAD_SIZE (num_elem >= 2^32), FEINT_ERR_ALLOC; *plan untouched.
  * feint_assembly_destroy: NULL is a no-op. */

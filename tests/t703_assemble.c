@@ -8,6 +8,8 @@
  * for 1, 3 and 8 threads, and every block's reach (the chunks it shares a
  * vertex with, which host atomics rely on) is what a pairwise search finds;
  * Laplace rows sum to zero,
+ * a plan's kept geometry findings (feint_assembly_create) give what a scan
+ * gives after every kind of change to the mesh,
  * elasticity rows vanish on rigid translations (sum over the columns of one
  * component), and the Poisson and elasticity matrices are symmetric.
  * Elasticity: 3 dofs per vertex, dof 3 v + c, into a dofs_per_vertex = 3
@@ -451,6 +453,112 @@ static void check_errors(void) {
   fix_mesh_free(&m), fix_mesh_free(&other);
 }
 
+/* One checked call of each strategy, by search and (map != NULL) by map,
+ * must return what feint_integrate_mesh returns on the same mesh (it has no
+ * plan: it scans every element at every call), with the same message
+ * past the function's name, and write nothing on error. */
+static void expect_as_scan(const char *what, const feint_integrate_desc *d, const feint_mesh *m,
+                           const feint_assembly *plan, const feint_assembly_map *map,
+                           const double *coef, feint_csr *A, double *b, feint_status expect) {
+  const int ns = fix_nodes(m->element);
+  double *Ae = malloc(m->num_elem * ns * ns * sizeof(double));
+  double *be = malloc(m->num_elem * ns * sizeof(double));
+  const feint_status want = feint_integrate_mesh(d, m, coef, Ae, be);
+  if (want != expect)
+    TEST_FAIL("%s: feint_integrate_mesh returned %d, the case needs %d (%s)", what, (int)want,
+              (int)expect, feint_last_error());
+  char finding[400] = ""; /* the message past the function's name */
+  const char *f = strstr(feint_last_error(), "(): ");
+  if (want != FEINT_SUCCESS) snprintf(finding, sizeof finding, "%s", f != NULL ? f + 4 : "?");
+  for (int s = 0; s < FEINT_ASSEMBLE_COUNT; s++) {
+    A->values[0] = b[0] = -777.0;
+    CHECK_STATUS(feint_assemble(d, (feint_assemble_strategy)s, m, plan, coef, A, b), want,
+                 want != FEINT_SUCCESS ? finding : NULL);
+    if (want != FEINT_SUCCESS)
+      CHECK(A->values[0] == -777.0 && b[0] == -777.0, "%s: outputs written on error", what);
+    if (map == NULL) continue;
+    A->values[0] = b[0] = -777.0;
+    CHECK_STATUS(feint_assemble_mapped(d, (feint_assemble_strategy)s, m, plan, map, coef, A, b),
+                 want, want != FEINT_SUCCESS ? finding : NULL);
+    if (want != FEINT_SUCCESS)
+      CHECK(A->values[0] == -777.0 && b[0] == -777.0, "%s: outputs written on error", what);
+  }
+  free(Ae), free(be);
+}
+
+/* A plan keeps the geometry findings of the mesh it was made from, with
+ * fingerprints of its ordered connectivity and its coordinates; a checked
+ * call on a mesh that matches both reads only the coefficients.  Every
+ * change of the geometry made after the plan must still be found as a scan
+ * finds it: a NaN coordinate, a vertex moved out of the range of scales or
+ * through its elements, a tiny
+ * move that keeps them valid, two nodes swapped (the plan's vertex sets
+ * unchanged), plans made while a vertex was far away or an element
+ * inverted (and one used after it was mended), and the affinity the geo_linear variants need but the
+ * geo_generic ones do not (one finding kept for both). */
+static void check_plan_geometry(void) {
+  feint_mesh m;
+  fix_mesh_box(&m, FEINT_TET4, 3, FIX_GENERAL, 0.2, 9);
+  feint_csr A;
+  feint_assembly *plan = NULL, *plan_bad = NULL;
+  feint_assembly_map *map = NULL;
+  CHECK_STATUS(feint_csr_create(&m, 1, &A), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_create(&m, &plan), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_map_create(&m, &A, &map), FEINT_SUCCESS, NULL);
+  double *coef = malloc(m.num_elem * 4 * sizeof(double)), *b = malloc(m.num_vertices * 8);
+  for (size_t k = 0; k < m.num_elem * 4; k++) coef[k] = 1.0 + 0.01 * (double)(k % 7);
+  feint_integrate_desc d = {FEINT_TET4, FEINT_POISSON, FEINT_QSS_GEO_LINEAR, 0, 0, 0, 0, 0};
+  expect_as_scan("unchanged", &d, &m, plan, map, coef, &A, b, FEINT_SUCCESS);
+  const size_t u = fix_vid(3, 1, 2, 1); /* an interior vertex */
+  double *x = m.coords + 3 * u, x0 = x[0];
+  x[0] = NAN; /* (found by feint_mesh_check, before the element checks) */
+  expect_as_scan("NaN coordinate", &d, &m, plan, map, coef, &A, b, FEINT_ERR_NOT_FINITE);
+  x[0] = 1e300; /* its elements outside the range of scales the mesh paths take */
+  expect_as_scan("vertex far away", &d, &m, plan, map, coef, &A, b, FEINT_ERR_UNSUPPORTED);
+  CHECK_STATUS(feint_assembly_create(&m, &plan_bad), FEINT_SUCCESS, NULL);
+  expect_as_scan("plan of a vertex far away", &d, &m, plan_bad, map, coef, &A, b,
+                 FEINT_ERR_UNSUPPORTED);
+  feint_assembly_destroy(plan_bad);
+  x[0] = x0 + 5.0; /* through the opposite faces of its elements */
+  expect_as_scan("vertex moved through", &d, &m, plan, map, coef, &A, b, FEINT_ERR_DEGENERATE);
+  x[0] = x0 + 1e-3;
+  expect_as_scan("vertex moved a little", &d, &m, plan, map, coef, &A, b, FEINT_SUCCESS);
+  x[0] = x0;
+  expect_as_scan("vertex back", &d, &m, plan, map, coef, &A, b, FEINT_SUCCESS);
+  uint32_t *v = m.conn + 4 * 5, t = v[0];
+  v[0] = v[1], v[1] = t; /* element 5 inverted: the map is stale, the plan is not */
+  expect_as_scan("nodes swapped", &d, &m, plan, NULL, coef, &A, b, FEINT_ERR_DEGENERATE);
+  CHECK_STATUS(feint_assembly_create(&m, &plan_bad), FEINT_SUCCESS, NULL);
+  expect_as_scan("plan of an inverted element", &d, &m, plan_bad, NULL, coef, &A, b,
+                 FEINT_ERR_DEGENERATE);
+  v[1] = v[0], v[0] = t;
+  expect_as_scan("plan of an inverted element, mended", &d, &m, plan_bad, map, coef, &A, b,
+                 FEINT_SUCCESS);
+  feint_assembly_destroy(plan), feint_assembly_destroy(plan_bad);
+  feint_assembly_map_destroy(map);
+  feint_csr_destroy(&A);
+  free(coef), free(b);
+  fix_mesh_free(&m);
+
+  /* prisms of the general perturbation are not affine */
+  fix_mesh_box(&m, FEINT_PRISM6, 2, FIX_GENERAL, 0.2, 9);
+  CHECK_STATUS(feint_csr_create(&m, 1, &A), FEINT_SUCCESS, NULL);
+  CHECK_STATUS(feint_assembly_create(&m, &plan), FEINT_SUCCESS, NULL);
+  size_t nce;
+  CHECK_STATUS(feint_array_entries(FEINT_PRISM6, FEINT_POISSON, FEINT_ARRAY_COEFFS, &nce),
+               FEINT_SUCCESS, NULL);
+  coef = malloc(m.num_elem * nce * sizeof(double)), b = malloc(m.num_vertices * 8);
+  for (size_t k = 0; k < m.num_elem * nce; k++) coef[k] = 1.0;
+  d.element = FEINT_PRISM6;
+  expect_as_scan("prisms, geo_linear", &d, &m, plan, NULL, coef, &A, b, FEINT_ERR_NOT_AFFINE);
+  d.variant = FEINT_QSS_GEO_GENERIC;
+  expect_as_scan("prisms, geo_generic", &d, &m, plan, NULL, coef, &A, b, FEINT_SUCCESS);
+  feint_assembly_destroy(plan);
+  feint_csr_destroy(&A);
+  free(coef), free(b);
+  fix_mesh_free(&m);
+}
+
 int main(void) {
   for (int el = 0; el < FEINT_ELEMENT_COUNT; el++)
     for (int pb = 0; pb <= FEINT_ELASTICITY; pb++) { /* per-point problems: refused */
@@ -461,5 +569,6 @@ int main(void) {
   check_large(FEINT_HEX8, FEINT_ELASTICITY, 12); /* 1728 elements, 14 chunks */
   check_large(FEINT_PRISM6, FEINT_CONVDIFF, 10); /* 2000 elements, 16 chunks */
   check_errors();
+  check_plan_geometry();
   return test_finish("t703_assemble");
 }

@@ -6,6 +6,7 @@
 #define FEINT_ASSEMBLY_INTERNAL_H
 
 #include "feint_internal.h"
+#include "validate.h"
 
 /* Nodes per element of a mesh's element type. */
 FEINT_INTERNAL int feint_asm_nodes(feint_element element);
@@ -16,11 +17,21 @@ FEINT_INTERNAL int feint_asm_nodes(feint_element element);
  * det J > 0 and finite at every quadrature point, coordinates in the range
  * the kernels integrate without rescaling, affine prisms and hexahedra if
  * check_affine; coeffs (in `layout`) finite, in that range and describing
- * a material.  The first element of each finding is named. */
+ * a material.  The first element of each finding is named.  geo != NULL:
+ * the geometry findings of this very mesh, known from an earlier scan
+ * with check_affine = 1 (feint_asm_geo_scan); only the coefficients are
+ * read. */
 FEINT_INTERNAL feint_status feint_asm_check_elements(const feint_mesh *mesh,
                                                      feint_problem problem,
                                                      feint_layout layout,
-                                                     const double *coeffs, int check_affine);
+                                                     const double *coeffs, int check_affine,
+                                                     const feint_scan_firsts *geo);
+
+/* The geometry findings of every element of a mesh (check_affine = 1; the
+ * coefficient fields SIZE_MAX): what feint_asm_check_elements finds in
+ * the geometry, kept by a plan with the fingerprints of the mesh they
+ * belong to. */
+FEINT_INTERNAL void feint_asm_geo_scan(const feint_mesh *mesh, feint_scan_firsts *geo);
 
 /* Where a mesh or CSR call with (target, device, flags) runs
  * (feint_target_resolve; FEINT_FLAG_DEVICE_POINTERS refused on these
@@ -44,6 +55,9 @@ FEINT_INTERNAL feint_status feint_asm_resolve_target(feint_target target, int de
  * reordering an element's nodes, as feint_mesh_orient does, keeps a plan
  * valid). */
 FEINT_INTERNAL uint64_t feint_asm_fingerprint_conn(const feint_mesh *mesh, int ordered);
+/* The same for the vertex coordinates, each double by its bits (so -0.0
+ * and 0.0, or two NaNs, differ). */
+FEINT_INTERNAL uint64_t feint_asm_fingerprint_coords(const feint_mesh *mesh);
 FEINT_INTERNAL uint64_t feint_asm_fingerprint_pattern(const feint_csr *A);
 
 /* The offsets of a feint_assembly_map (assembly/map.c), 32-bit (*off) or

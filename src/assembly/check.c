@@ -4,6 +4,7 @@
  * a call run, and the host <-> device copies of one call.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -63,6 +64,19 @@ uint64_t feint_asm_fingerprint_conn(const feint_mesh *mesh, int ordered) {
   return h;
 }
 
+uint64_t feint_asm_fingerprint_coords(const feint_mesh *mesh) {
+  const size_t n = 3 * mesh->num_vertices;
+  const double *x = mesh->coords;
+  uint64_t h = 0;
+#pragma omp parallel for schedule(static) reduction(+ : h)
+  for (size_t k = 0; k < n; k++) {
+    uint64_t bits;
+    memcpy(&bits, &x[k], sizeof bits);
+    h += fp_term(5, k, bits);
+  }
+  return h;
+}
+
 uint64_t feint_asm_fingerprint_pattern(const feint_csr *A) {
   const size_t nr = A->num_rows, nnz = A->nnz;
   const int64_t *rp = A->row_ptr;
@@ -78,13 +92,24 @@ uint64_t feint_asm_fingerprint_pattern(const feint_csr *A) {
   return h;
 }
 
+void feint_asm_geo_scan(const feint_mesh *mesh, feint_scan_firsts *geo) {
+  feint_validate_scan_mesh(mesh->element, FEINT_POISSON, FEINT_LAYOUT_NATURAL, mesh->num_elem,
+                           mesh->conn, mesh->coords, NULL, 1, geo);
+}
+
 feint_status feint_asm_check_elements(const feint_mesh *mesh, feint_problem problem,
                                       feint_layout layout, const double *coeffs,
-                                      int check_affine) {
+                                      int check_affine, const feint_scan_firsts *geo) {
   const int ns = feint_asm_nodes(mesh->element);
   feint_scan_firsts first;
-  feint_validate_scan_mesh(mesh->element, problem, layout, mesh->num_elem, mesh->conn,
-                           mesh->coords, coeffs, check_affine, &first);
+  feint_validate_scan_mesh(mesh->element, problem, layout, mesh->num_elem,
+                           geo != NULL ? NULL : mesh->conn, geo != NULL ? NULL : mesh->coords,
+                           coeffs, check_affine, &first);
+  if (geo != NULL) { /* the geometry's findings as a scan now would make them */
+    first.degenerate = geo->degenerate;
+    first.rescale = geo->rescale;
+    first.not_affine = check_affine ? geo->not_affine : SIZE_MAX;
+  }
   const size_t bad_det = first.degenerate;
   const uint32_t *v = mesh->conn + (bad_det == SIZE_MAX ? 0 : bad_det * ns);
   FEINT_CHECK(bad_det == SIZE_MAX, FEINT_ERR_DEGENERATE,
