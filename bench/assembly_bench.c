@@ -22,9 +22,13 @@
  *
  * Run rules: unit-box meshes of >= 4 Mi elements (6 tets, 2 prisms or 1 hex
  * per cell, regular), variant qss_geo_linear (the meshes are affine), kernel
- * time only (FEINT_FLAG_TRUST_GEOMETRY: the validation pass is skipped);
- * one untimed warm-up per row, then `reps` timed runs: min and median
- * reported, % of bound = bound / min; also the CPU time of the process per
+ * time (FEINT_FLAG_TRUST_GEOMETRY: the element checks are skipped) and,
+ * right after it in every rep, the default call (checked: what a user
+ * gets; the plan has kept the geometry's findings, so it reads the
+ * coefficients and fingerprints conn and coords); one untimed warm-up of
+ * each per row, then `reps` timed runs: min and median reported, % of
+ * bound = bound / min of the trusted call, checked/trusted = the ratio of
+ * the minima; also the CPU time of the process per
  * element and thread (min; the honest figure on a loaded machine).  Every row is validated before it is
  * reported: the assembled values and vector against a serial scatter, here,
  * of feint_integrate_mesh's per-element A^e and b^e, entry by entry with
@@ -199,12 +203,14 @@ int main(int argc, char **argv) {
   if (csv && !out) return 2;
   if (out)
     fprintf(out, "case,order,strategy,positions,threads,num_elem,num_vertices,nnz,colours,reps,min_ns,median_ns,cpu_ns,"
-                 "bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,pct_of_bound,status\n");
+                 "bytes_per_elem,flops_per_elem,triad_gbs,fma_gflops,bound_ns,bound,pct_of_bound,status,"
+                 "checked_min_ns,checked_median_ns\n");
   printf("feint_bench_assembly: feint %s, %d threads max, variant qss_geo_linear, kernel time "
-         "(trusted geometry)\n", FEINT_VERSION_STRING, omp_get_max_threads());
-  printf("%-16s %-16s %-9s %-6s %3s %10s %9s %9s %9s %9s %8s %7s %6s %s\n", "case", "order",
-         "strategy", "pos", "thr", "elements", "min ns/e", "med ns/e", "cpu ns/e", "bound ns",
-         "binds", "%bound", "GB/s", "status");
+         "(trusted geometry) and the default (checked) call\n", FEINT_VERSION_STRING,
+         omp_get_max_threads());
+  printf("%-16s %-16s %-9s %-6s %3s %10s %9s %9s %9s %9s %8s %7s %6s %9s %6s %s\n", "case",
+         "order", "strategy", "pos", "thr", "elements", "min ns/e", "med ns/e", "cpu ns/e",
+         "bound ns", "binds", "%bound", "GB/s", "chk ns/e", "chk/tr", "status");
   /* probes: triad over 3 x 2^24 doubles (384 MiB), FMA for ~20 ms */
   const size_t tn = (size_t)1 << 24;
   double *ta = aligned_alloc(64, tn * 8), *tb = aligned_alloc(64, tn * 8), *tc = aligned_alloc(64, tn * 8);
@@ -296,6 +302,8 @@ int main(int argc, char **argv) {
       reference(&m, (feint_problem)pb, coef, nc, &A, ref_v, abs_v, ref_b, abs_b);
       feint_integrate_desc d = {(feint_element)el, (feint_problem)pb, FEINT_QSS_GEO_LINEAR, 0, 0,
                                 FEINT_FLAG_TRUST_GEOMETRY, 0, 0};
+      feint_integrate_desc dc = d; /* the default call: checked */
+      dc.flags = 0;
       for (int ti = 0; ti < nthread_list; ti++)
         for (int st = 0; st < FEINT_ASSEMBLE_COUNT; st++)
           for (int mapped = 0; mapped < 2; mapped++) {
@@ -308,10 +316,13 @@ int main(int argc, char **argv) {
                                               FEINT_QSS_GEO_LINEAR, (feint_assemble_strategy)st,
                                               mapped ? map_w : 0, m.num_elem, m.num_vertices,
                                               A.nnz, &pc);
-          double *t = malloc(reps * 8), *bw = malloc(reps * 8), *fl = malloc(reps * 8);
-          double cpu_min = INFINITY;
+          double *t = malloc(reps * 8), *tk = malloc(reps * 8), *bw = malloc(reps * 8);
+          double *fl = malloc(reps * 8), cpu_min = INFINITY;
           int status = feint_assemble_mapped(&d, (feint_assemble_strategy)st, &m, plan, mp, coef,
                                              &A, b);
+          if (status == 0)
+            status = feint_assemble_mapped(&dc, (feint_assemble_strategy)st, &m, plan, mp, coef,
+                                           &A, b);
           for (int r = 0; r < reps && status == 0; r++) {
             bw[r] = feint_pm_gbs(feint_pm_triad_bytes(tn), feint_pm_time_triad(ta, tb, tc, tn));
             int nthr = 1;
@@ -326,6 +337,11 @@ int main(int argc, char **argv) {
             clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
             const double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
             cpu_min = cpu < cpu_min ? cpu : cpu_min;
+            if (status != 0) break;
+            const double t1 = omp_get_wtime(); /* the checked call validates below */
+            status = feint_assemble_mapped(&dc, (feint_assemble_strategy)st, &m, plan, mp, coef,
+                                           &A, b);
+            tk[r] = omp_get_wtime() - t1;
           }
           /* validation */
           size_t bad = 0;
@@ -339,6 +355,8 @@ int main(int argc, char **argv) {
           const double bw_med = perfmodel_median(bw, reps), fl_med = perfmodel_median(fl, reps);
           const double ne = (double)m.num_elem;
           const double tmin = s_min / ne * 1e9, tmed = s_med / ne * 1e9;
+          const double cmin = perfmodel_min(tk, reps) / ne * 1e9;
+          const double cmed = perfmodel_median(tk, reps) / ne * 1e9;
           const double tcpu = cpu_min / thread_list[ti] / ne * 1e9; /* per element and thread */
           double bound_ns = 0;
           feint_pm_bound which = FEINT_PM_BOUND_MEMORY;
@@ -346,20 +364,23 @@ int main(int argc, char **argv) {
           bound_ns /= ne; /* totals over the mesh -> per element */
           const double pct = feint_pm_pct_of_bound(bound_ns, tmin);
           const double gbs = (double)pc.bytes_compulsory / (s_min * 1e9);
-          printf("%-16s %-16s %-9s %-6s %3d %10zu %9.2f %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %s\n",
+          printf("%-16s %-16s %-9s %-6s %3d %10zu %9.2f %9.2f %9.2f %9.2f %8s %6.1f%% %6.1f %9.2f "
+                 "%6.2f %s\n",
                  name, order, st ? "atomics" : "colouring", pos, thread_list[ti], m.num_elem, tmin,
-                 tmed, tcpu, bound_ns, feint_pm_bound_name(which), pct, gbs, pass ? "PASS" : "FAIL");
+                 tmed, tcpu, bound_ns, feint_pm_bound_name(which), pct, gbs, cmin, cmin / tmin,
+                 pass ? "PASS" : "FAIL");
           if (!pass)
             printf("  FAIL: status %d (%s), %zu entries off the reference\n", status,
                    feint_last_error(), bad);
           if (out)
-            fprintf(out, "%s,%s,%s,%s,%d,%zu,%zu,%zu,%zu,%d,%.4f,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s\n",
+            fprintf(out, "%s,%s,%s,%s,%d,%zu,%zu,%zu,%zu,%d,%.4f,%.4f,%.4f,%.2f,%.2f,%.2f,%.2f,%.4f,%s,%.2f,%s,%.4f,%.4f\n",
                     name, order, st ? "atomics" : "colouring", pos, thread_list[ti], m.num_elem,
                     m.num_vertices, A.nnz, ncol, reps, tmin, tmed, tcpu,
                     (double)pc.bytes_compulsory / ne, (double)pc.flops / ne, bw_med,
-                    fl_med, bound_ns, feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL");
+                    fl_med, bound_ns, feint_pm_bound_name(which), pct, pass ? "PASS" : "FAIL",
+                    cmin, cmed);
           fflush(stdout);
-          free(t), free(bw), free(fl);
+          free(t), free(tk), free(bw), free(fl);
         }
     case_done:
       free(coef), free(b), free(ref_v), free(abs_v), free(ref_b), free(abs_b);
